@@ -1,0 +1,120 @@
+"""gent: LLM agents that call tools through text.
+
+The core defines the contracts (formats, tool chains, terminations, tools, models), the plugin
+system and the agent loop. Everything is importable from here; names load lazily so that
+``import gent_core`` stays fast and imports no plugin.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    # plugin system
+    "hookimpl": "gent_core.plugins.hookspecs",
+    "hookspec": "gent_core.plugins.hookspecs",
+    "GentPluginManager": "gent_core.plugins.manager",
+    "PluginInfo": "gent_core.plugins.manager",
+    "build_plugin_manager": "gent_core.plugins.manager",
+    "get_plugin_manager": "gent_core.plugins.manager",
+    "Registry": "gent_core.plugins.registry",
+    "ToolCallDecision": "gent_core.plugins.decisions",
+    # messages and sections
+    "ContentPart": "gent_core.messages",
+    "ImagePart": "gent_core.messages",
+    "Message": "gent_core.messages",
+    "TextPart": "gent_core.messages",
+    "FormattedSection": "gent_core.sections",
+    "ParseResult": "gent_core.sections",
+    "ParsedSection": "gent_core.sections",
+    "Section": "gent_core.sections",
+    "SectionEnded": "gent_core.sections",
+    "SectionEvent": "gent_core.sections",
+    "SectionStarted": "gent_core.sections",
+    "TextDelta": "gent_core.sections",
+    "TextSection": "gent_core.sections",
+    # contracts
+    "IncrementalParser": "gent_core.formats",
+    "TextFormat": "gent_core.formats",
+    "Tool": "gent_core.tools.base",
+    "ToolResult": "gent_core.tools.result",
+    "ToolCall": "gent_core.toolchain",
+    "ToolChain": "gent_core.toolchain",
+    "ToolChainResult": "gent_core.toolchain",
+    "Termination": "gent_core.termination",
+    "Model": "gent_core.model",
+    "ModelChunk": "gent_core.model",
+    "ModelRequest": "gent_core.model",
+    "ModelResponse": "gent_core.model",
+    "OutputStructure": "gent_core.model",
+    "Usage": "gent_core.model",
+    "Cancellation": "gent_core.context",
+    "Clipboard": "gent_core.context",
+    "ExecutionContext": "gent_core.context",
+    "Limits": "gent_core.context",
+    # built-in terminations
+    "TextTermination": "gent_core.terminations.text",
+    "JSONTermination": "gent_core.terminations.typed",
+    # errors
+    "GentError": "gent_core.errors",
+    "Location": "gent_core.errors",
+}
+
+if TYPE_CHECKING:
+    from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
+    from gent_core.errors import GentError, Location
+    from gent_core.formats import IncrementalParser, TextFormat
+    from gent_core.messages import ContentPart, ImagePart, Message, TextPart
+    from gent_core.model import (
+        Model,
+        ModelChunk,
+        ModelRequest,
+        ModelResponse,
+        OutputStructure,
+        Usage,
+    )
+    from gent_core.plugins.decisions import ToolCallDecision
+    from gent_core.plugins.hookspecs import hookimpl, hookspec
+    from gent_core.plugins.manager import (
+        GentPluginManager,
+        PluginInfo,
+        build_plugin_manager,
+        get_plugin_manager,
+    )
+    from gent_core.plugins.registry import Registry
+    from gent_core.sections import (
+        FormattedSection,
+        ParsedSection,
+        ParseResult,
+        Section,
+        SectionEnded,
+        SectionEvent,
+        SectionStarted,
+        TextDelta,
+        TextSection,
+    )
+    from gent_core.termination import Termination
+    from gent_core.terminations.text import TextTermination
+    from gent_core.terminations.typed import JSONTermination
+    from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
+    from gent_core.tools.base import Tool
+    from gent_core.tools.result import ToolResult
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    """Import exported names on first use (PEP 562)."""
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'gent_core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -1,0 +1,1 @@
+"""The ``gent`` command line."""

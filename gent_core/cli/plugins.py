@@ -1,0 +1,76 @@
+"""``gent plugins``: list installed plugins, their status and the components they supply."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from gent_core.errors import GentError
+from gent_core.plugins.manager import PluginInfo, build_plugin_manager
+from gent_core.plugins.registry import KINDS, Registry
+
+__all__ = ["add_arguments", "render_table", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``gent plugins``."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON list (distribution, version, entry-point name, components, "
+        "status, error) instead of a table",
+    )
+
+
+def _components(info: PluginInfo) -> str:
+    parts = [
+        f"{kind}s: {', '.join(info.components[kind])}"
+        for kind in KINDS
+        if info.components.get(kind)
+    ]
+    return "; ".join(parts) or "-"
+
+
+def render_table(infos: list[PluginInfo]) -> str:
+    """Render plugin infos as an aligned plain-text table."""
+    header = ("PLUGIN", "DISTRIBUTION", "VERSION", "STATUS", "SUPPLIES")
+    rows = [
+        (
+            info.name,
+            info.distribution or "-",
+            info.version or "-",
+            info.status,
+            _components(info) if info.status == "loaded" else (info.error or "").splitlines()[-1],
+        )
+        for info in infos
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List plugins; exit 1 in strict mode when a plugin fails, else 0."""
+    try:
+        manager = build_plugin_manager()
+        Registry.from_plugin_manager(manager)
+    except GentError as error:
+        print(f"gent: error: {error}", file=sys.stderr)
+        return 1
+    infos = sorted(manager.plugin_infos.values(), key=lambda info: info.name)
+    if args.json:
+        print(json.dumps([info.as_dict() for info in infos], indent=2))
+    else:
+        print(render_table(infos))
+        failed = [info.name for info in infos if info.status == "failed"]
+        if failed:
+            print(
+                f"\n{len(failed)} plugin(s) failed to load: {', '.join(failed)}. "
+                "Run 'gent plugins --json' for the errors.",
+                file=sys.stderr,
+            )
+    return 0

@@ -1,0 +1,133 @@
+"""The execution context handed to tools and tool chains: where, with what, within which limits.
+
+An :class:`ExecutionContext` holds the working directory, the :class:`Clipboard` (seed 004's
+second and third result channels), the :class:`Limits` of a run, a :class:`Cancellation`
+token, and the plugin hooks so tool chains can fire the tool-call lifecycle hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gent_core.plugins.manager import GentPluginManager
+
+__all__ = ["Cancellation", "Clipboard", "ClipboardEntry", "ExecutionContext", "Limits"]
+
+
+@dataclass
+class Limits:
+    """Bounds of one agent run. Every limit is enforced; exceeding one stops cleanly.
+
+    Attributes:
+        max_steps: Model calls allowed in one run.
+        tool_timeout: Default seconds a tool call may take (a tool may set its own).
+        model_timeout: Seconds one model call may take, ``None`` for no limit.
+        max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
+        max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
+        max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
+            run stops.
+    """
+
+    max_steps: int = 10
+    tool_timeout: float = 60.0
+    model_timeout: float | None = None
+    max_tool_output_chars: int = 16_000
+    max_consecutive_format_errors: int = 3
+    max_consecutive_tool_errors: int = 3
+
+
+class Cancellation:
+    """A cancellation flag usable from the event loop and from worker threads.
+
+    Sync tools running in a thread poll :attr:`cancelled`; async code awaits :meth:`wait`.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def cancel(self, reason: str = "cancelled") -> None:
+        """Request cancellation; idempotent."""
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether cancellation was requested."""
+        return self._event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise :class:`asyncio.CancelledError` when cancellation was requested."""
+        if self._event.is_set():
+            raise asyncio.CancelledError(self.reason)
+
+    async def wait(self, poll_interval: float = 0.05) -> None:
+        """Return once cancellation is requested."""
+        while not self._event.is_set():
+            await asyncio.sleep(poll_interval)
+
+
+@dataclass(frozen=True)
+class ClipboardEntry:
+    """One clipboard item: a text, or a file (relative to the working directory).
+
+    Attributes:
+        text: The text, for a text entry.
+        path: The file path, for a file entry; read fresh each time the clipboard is shown.
+        source: The tool that added it.
+    """
+
+    text: str | None = None
+    path: Path | None = None
+    source: str = ""
+
+
+@dataclass
+class Clipboard:
+    """Text and files that tools put aside for the model, shown to it on every step."""
+
+    entries: list[ClipboardEntry] = field(default_factory=list)
+
+    def add_text(self, text: str, *, source: str = "") -> None:
+        """Add a text entry."""
+        self.entries.append(ClipboardEntry(text=text, source=source))
+
+    def add_file(self, path: Path, *, source: str = "") -> None:
+        """Add a file entry (the path must already be checked to be inside the work dir)."""
+        if not any(entry.path == path for entry in self.entries):
+            self.entries.append(ClipboardEntry(path=path, source=source))
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+@dataclass
+class ExecutionContext:
+    """Everything a tool call may depend on besides its arguments.
+
+    Attributes:
+        working_directory: The directory tools work in; clipboard files must stay inside it.
+        clipboard: The run's clipboard.
+        limits: The run's limits.
+        cancellation: Set when the run is cancelled; long-running tools should honour it.
+        plugin_manager: The plugin manager whose lifecycle hooks fire around tool calls,
+            or ``None`` to fire none.
+        state: Free-form per-run storage for plugins and tools.
+    """
+
+    working_directory: Path = field(default_factory=Path.cwd)
+    clipboard: Clipboard = field(default_factory=Clipboard)
+    limits: Limits = field(default_factory=Limits)
+    cancellation: Cancellation = field(default_factory=Cancellation)
+    plugin_manager: GentPluginManager | None = None
+    state: dict[str, Any] = field(default_factory=dict)

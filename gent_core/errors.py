@@ -1,0 +1,275 @@
+"""The error types of gent.
+
+Every error gent raises derives from :class:`GentError`. An error carries *where* it happened
+(section, tool, plugin, file, line, column, offset) and two texts:
+
+* ``str(error)`` is written for the programmer: what went wrong and where;
+* :attr:`GentError.model_message` is written for the model, when the model caused the error
+  (messy output, a wrong tool argument...): what was wrong and what is accepted, so the model
+  can correct itself on the next step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "AmbiguousComponentError",
+    "AmbiguousSectionError",
+    "ComponentNotFoundError",
+    "ConfigError",
+    "GentError",
+    "InvalidJSONError",
+    "InvalidToolArgumentsError",
+    "InvalidYAMLError",
+    "Location",
+    "MissingToolNameError",
+    "ModelError",
+    "NoSectionsFoundError",
+    "ParseError",
+    "PluginLoadError",
+    "TerminationError",
+    "ToolError",
+    "ToolExecutionError",
+    "ToolTimeoutError",
+    "TruncatedCallError",
+    "TruncatedOutputError",
+    "UnknownToolError",
+]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where an error happened. Every field is optional; unknown parts stay ``None``.
+
+    Attributes:
+        section: Name of the output section (``"action"``, ``"answer"``...).
+        tool: Name of the tool involved.
+        plugin: Name of the plugin (entry-point name) involved.
+        file: Path of a file (a config file, a transcript...).
+        line: 1-based line number inside ``file`` or inside the parsed text.
+        column: 1-based column number.
+        offset: 0-based character offset inside the parsed text.
+        key: Dotted key path inside a config document (``"tools.0.name"``).
+    """
+
+    section: str | None = None
+    tool: str | None = None
+    plugin: str | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    offset: int | None = None
+    key: str | None = None
+
+    def describe(self) -> str:
+        """Return a short human-readable rendering such as ``file agent.yaml, line 3``."""
+        parts: list[str] = []
+        if self.file is not None:
+            parts.append(f"file {self.file}")
+        if self.line is not None:
+            parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+        elif self.offset is not None:
+            parts.append(f"offset {self.offset}")
+        if self.key is not None:
+            parts.append(f"key {self.key!r}")
+        if self.section is not None:
+            parts.append(f"section {self.section!r}")
+        if self.tool is not None:
+            parts.append(f"tool {self.tool!r}")
+        if self.plugin is not None:
+            parts.append(f"plugin {self.plugin!r}")
+        return ", ".join(parts)
+
+
+class GentError(Exception):
+    """Base class of every error raised by gent and its plugins.
+
+    Args:
+        message: What went wrong, for the programmer.
+        location: Where it happened.
+        model_message: Text for the model when the model caused the error. Defaults to
+            ``message``.
+        hint: What is accepted instead; appended to both texts.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        location: Location | None = None,
+        model_message: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.message = message
+        self.location = location if location is not None else Location()
+        self.hint = hint
+        self._model_message = model_message
+        super().__init__(message)
+
+    @property
+    def model_message(self) -> str:
+        """The text shown to the model: what was wrong and what is accepted."""
+        text = self._model_message if self._model_message is not None else self.message
+        if self.hint and self.hint not in text:
+            text = f"{text}\n{self.hint}"
+        return text
+
+    def __str__(self) -> str:
+        where = self.location.describe()
+        text = f"{self.message} ({where})" if where else self.message
+        if self.hint:
+            text = f"{text}\n{self.hint}"
+        return text
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+class ParseError(GentError):
+    """Model output could not be parsed."""
+
+
+class NoSectionsFoundError(ParseError):
+    """None of the expected sections appears in the model output."""
+
+    def __init__(self, expected: Sequence[str], *, format_name: str, example: str = "") -> None:
+        self.expected = tuple(expected)
+        names = ", ".join(expected)
+        model_message = f"No recognised section found in your output. Expected one of: {names}."
+        if example:
+            model_message += f"\nWrite them like this:\n{example}"
+        super().__init__(
+            f"no recognised sections found in output (format {format_name!r}, expected {names})",
+            model_message=model_message,
+        )
+
+
+class TruncatedOutputError(ParseError):
+    """A section was opened but never closed: the output was cut off."""
+
+
+class AmbiguousSectionError(ParseError):
+    """Strict parsing found a section tag whose pairing is ambiguous."""
+
+
+class InvalidJSONError(ParseError):
+    """A section holds text that is not valid JSON."""
+
+
+class InvalidYAMLError(ParseError):
+    """A section holds text that is not valid (safe) YAML."""
+
+
+class TruncatedCallError(ParseError):
+    """A tool call was cut off (unbalanced brackets, unterminated string)."""
+
+
+class MissingToolNameError(ParseError):
+    """A tool call has no ``tool`` (or ``name``) field."""
+
+
+# --------------------------------------------------------------------------- tools
+
+
+class ToolError(GentError):
+    """Base class of errors about one tool call."""
+
+
+class UnknownToolError(ToolError):
+    """A tool call names a tool that is not available."""
+
+    def __init__(self, name: str, available: Sequence[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        listed = ", ".join(available) if available else "(none)"
+        super().__init__(
+            f"unknown tool {name!r}; available tools: {listed}",
+            location=Location(tool=name),
+            model_message=f"Unknown tool {name!r}. Available tools: {listed}.",
+        )
+
+
+class InvalidToolArgumentsError(ToolError):
+    """The arguments of a tool call do not match the tool's schema."""
+
+
+class ToolExecutionError(ToolError):
+    """A tool raised an exception while running."""
+
+
+class ToolTimeoutError(ToolError):
+    """A tool did not finish within its timeout."""
+
+
+# --------------------------------------------------------------------------- answers
+
+
+class TerminationError(GentError):
+    """The answer section could not be turned into the final answer."""
+
+
+# --------------------------------------------------------------------------- models
+
+
+class ModelError(GentError):
+    """A model back end failed (connection, authentication, bad model name...)."""
+
+
+# --------------------------------------------------------------------------- plugins
+
+
+class PluginLoadError(GentError):
+    """A plugin failed to import or to register (raised only in strict mode)."""
+
+    def __init__(
+        self, plugin: str, distribution: str | None, error: str, *, cause: BaseException | None
+    ) -> None:
+        self.plugin = plugin
+        self.distribution = distribution
+        self.error = error
+        dist = f" from distribution {distribution!r}" if distribution else ""
+        super().__init__(
+            f"plugin {plugin!r}{dist} failed to load: {error}",
+            location=Location(plugin=plugin),
+            hint="Unset GENT_STRICT_PLUGINS to skip broken plugins, or block this one with "
+            f"GENT_DISABLE_PLUGINS={plugin}.",
+        )
+        if cause is not None:
+            self.__cause__ = cause
+
+
+class ComponentNotFoundError(GentError):
+    """No installed plugin supplies a component of this kind and name."""
+
+    def __init__(
+        self, kind: str, name: str, available: Sequence[str], suggestion: str | None
+    ) -> None:
+        self.kind = kind
+        self.name = name
+        self.available = tuple(available)
+        self.suggestion = suggestion
+        listed = ", ".join(available) if available else "(none installed)"
+        message = f"no {kind} named {name!r}"
+        if suggestion:
+            message += f"; did you mean {suggestion!r}?"
+        super().__init__(message, hint=f"Available {kind}s: {listed}.")
+
+
+class AmbiguousComponentError(GentError):
+    """Several plugins supply a component with the same name."""
+
+    def __init__(self, kind: str, name: str, plugins: Sequence[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.plugins = tuple(plugins)
+        choices = ", ".join(f"{plugin}:{name}" for plugin in plugins)
+        super().__init__(
+            f"{kind} {name!r} is supplied by several plugins: {', '.join(plugins)}",
+            hint=f"Pick one with a qualified name: {choices}.",
+        )
+
+
+class ConfigError(GentError):
+    """A configuration file or mapping is invalid."""

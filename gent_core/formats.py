@@ -1,0 +1,114 @@
+"""The :class:`TextFormat` contract: how sections are written in text, both ways.
+
+A format parses model output into sections (one-shot with :meth:`TextFormat.parse`, or while
+it streams with :meth:`TextFormat.incremental_parser`), describes the expected structure for
+the prompt, and formats sections back into text (tool results, observations).
+
+Formats are supplied by plugins through the ``gent_register_formats`` hook; ``gent-xml`` and
+``gent-markdown`` are the reference implementations.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from gent_core.sections import FormattedSection, ParseResult, Section, SectionEvent
+
+__all__ = ["IncrementalParser", "TextFormat"]
+
+
+class IncrementalParser(ABC):
+    """Parses an output chunk by chunk and reports section events as soon as they are certain.
+
+    Implementations must do work linear in the total length of the output: no re-scanning of
+    the accumulated text per chunk. After :meth:`close`, :meth:`result` equals what
+    :meth:`TextFormat.parse` returns for the concatenated chunks.
+    """
+
+    @abstractmethod
+    def feed(self, chunk: str) -> list[SectionEvent]:
+        """Consume ``chunk`` and return the events it made certain, in order."""
+
+    @abstractmethod
+    def close(self) -> list[SectionEvent]:
+        """Finish the output: flush pending text and end (as truncated) any open section."""
+
+    @abstractmethod
+    def result(self) -> ParseResult:
+        """Return the parse of everything fed so far.
+
+        Raises:
+            NoSectionsFoundError: When no recognised section was found.
+        """
+
+
+class TextFormat(ABC):
+    """How sections are delimited in text: parsing, describing and formatting them.
+
+    Attributes:
+        name: The component name under which the format is registered (``"xml"``).
+        observation_name: The section name wrapping tool results in an observation.
+    """
+
+    name: ClassVar[str]
+    observation_name: str = "observation"
+
+    @abstractmethod
+    def describe(self, sections: Sequence[Section]) -> str:
+        """Return prompt text explaining the output structure and each section's guidance."""
+
+    @abstractmethod
+    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
+        """Split ``text`` into the registered ``sections`` (matched case-insensitively).
+
+        Args:
+            text: The model's output.
+            sections: The registered sections (or their names); other names are content.
+
+        Returns:
+            The sections found, in order, named with their registered names.
+
+        Raises:
+            NoSectionsFoundError: When none of ``sections`` appears in ``text``.
+        """
+
+    @abstractmethod
+    def incremental_parser(self, sections: Sequence[Section | str]) -> IncrementalParser:
+        """Return a fresh streaming parser for ``sections``."""
+
+    @abstractmethod
+    def format_section(
+        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
+    ) -> str:
+        """Write one section so that :meth:`parse` gives ``content`` back unchanged."""
+
+    @abstractmethod
+    def format_sections(self, sections: Sequence[FormattedSection]) -> str:
+        """Write several sections, nesting each one's children inside it."""
+
+    def format_observation(self, sections: Sequence[FormattedSection]) -> str:
+        """Wrap tool-result sections in the observation section.
+
+        Returns an empty string when ``sections`` is empty (never an empty wrapper).
+        """
+        if not sections:
+            return ""
+        return self.format_sections([FormattedSection(self.observation_name, children=sections)])
+
+    @abstractmethod
+    def stop_sequences(self, sections: Sequence[str]) -> list[str]:
+        """Return stop sequences that end generation right after one of ``sections`` closes.
+
+        The agent uses them so the model never writes its own observation. A back end that
+        stops on one of them drops it from the output; the agent restores it.
+        """
+
+    def example(self, sections: Sequence[Section | str]) -> str:
+        """Return a tiny example of the structure (used in error messages for the model)."""
+        from gent_core.sections import section_names
+
+        return self.format_sections(
+            [FormattedSection(name, "...") for name in section_names(sections)]
+        )

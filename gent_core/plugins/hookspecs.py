@@ -1,0 +1,202 @@
+"""The hook specifications of gent: the plugin contract.
+
+A plugin is a module (or any object) with functions marked ``@gent_core.hookimpl`` whose names
+are the hooks below. It is found through the ``gent`` entry-point group::
+
+    [project.entry-points.gent]
+    myplugin = "my_package.plugin"
+
+Registration hooks say which components a plugin supplies. They are called when the
+registry is built and must be cheap: return classes, and import heavy libraries (HTTP
+clients, model runtimes) only inside the components' methods.
+
+Lifecycle hooks fire around model calls and tool calls during a run; middleware such as
+logging, approval policies or message transformations is written with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from gent_core.context import ExecutionContext
+    from gent_core.formats import TextFormat
+    from gent_core.messages import Message
+    from gent_core.model import Model, ModelRequest, ModelResponse
+    from gent_core.plugins.decisions import ToolCallDecision
+    from gent_core.termination import Termination
+    from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
+    from gent_core.tools.base import Tool
+    from gent_core.tools.result import ToolResult
+
+PROJECT_NAME = "gent"
+"""The pluggy project name; also the entry-point group plugins are found in."""
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+__all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
+
+
+# --------------------------------------------------------------------------- registration
+
+
+@hookspec
+def gent_register_formats() -> Mapping[str, Callable[..., TextFormat]]:
+    """Supply text formats.
+
+    Returns:
+        A mapping of component name (``"xml"``) to a factory, usually the
+        :class:`~gent_core.formats.TextFormat` subclass. The factory is called with the
+        options given in the agent config as keyword arguments.
+
+    All implementations are called; results are merged (see :mod:`gent_core.plugins.registry`
+    for name collisions).
+    """
+
+
+@hookspec
+def gent_register_toolchains() -> Mapping[str, Callable[..., ToolChain]]:
+    """Supply tool chains.
+
+    Returns:
+        A mapping of component name (``"json"``) to a factory, usually the
+        :class:`~gent_core.toolchain.ToolChain` subclass. The factory is called with
+        ``tools=[...]`` and the config's options as keyword arguments.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_terminations() -> Mapping[str, Callable[..., Termination]]:
+    """Supply terminations (how the final answer is read).
+
+    Returns:
+        A mapping of component name (``"text"``) to a factory, usually the
+        :class:`~gent_core.termination.Termination` subclass, called with the config's options
+        as keyword arguments.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_tools() -> Sequence[Tool | type[Tool]]:
+    """Supply tools.
+
+    Returns:
+        Tool objects (e.g. made with the ``@tool`` decorator) or :class:`~gent_core.tools.Tool`
+        subclasses with a class-level ``name``; a class is instantiated with the config's
+        options as keyword arguments. The component name is the tool's ``name``.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_models() -> Mapping[str, Callable[..., Model]]:
+    """Supply model back ends.
+
+    Returns:
+        A mapping of component name (``"openai"``) to a factory, usually the
+        :class:`~gent_core.model.Model` subclass, called with the config's options as keyword
+        arguments. Import the back end's heavy libraries inside the model, not at module
+        level, so listing plugins stays fast.
+
+    All implementations are called; results are merged.
+    """
+
+
+# --------------------------------------------------------------------------- lifecycle
+
+
+@hookspec
+def gent_before_model_call(request: ModelRequest, context: ExecutionContext) -> None:
+    """Called before every model call; may modify ``request`` in place.
+
+    Args:
+        request: The request about to be sent (messages, stop sequences...).
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored.
+    """
+
+
+@hookspec
+def gent_after_model_call(
+    request: ModelRequest, response: ModelResponse, context: ExecutionContext
+) -> None:
+    """Called after every model call with the complete response.
+
+    Args:
+        request: The request that was sent.
+        response: The text the model produced and its usage.
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored.
+    """
+
+
+@hookspec(firstresult=True)
+def gent_before_tool_call(
+    call: ToolCall, tool: Tool | None, context: ExecutionContext
+) -> ToolCallDecision | None:
+    """Called before each tool call runs; may allow, deny or replace it.
+
+    Args:
+        call: The call as the model wrote it.
+        tool: The tool it names, or ``None`` when no such tool exists.
+        context: The run's execution context.
+
+    Returns:
+        A :class:`~gent_core.plugins.decisions.ToolCallDecision`, or ``None`` to have no say.
+        The first non-``None`` result wins (``firstresult``): a denial becomes an error result
+        the model reads; a replacement call runs instead of ``call``.
+    """
+
+
+@hookspec(firstresult=True)
+def gent_after_tool_call(
+    call: ToolCall, result: ToolResult, context: ExecutionContext
+) -> ToolResult | None:
+    """Called after each tool call with its result; may replace the result.
+
+    Args:
+        call: The call that ran.
+        result: Its result (successful or not).
+        context: The run's execution context.
+
+    Returns:
+        A replacement :class:`~gent_core.tools.ToolResult`, or ``None`` to keep ``result``.
+        The first non-``None`` result wins (``firstresult``).
+    """
+
+
+@hookspec
+def gent_transform_observation(result: ToolChainResult, context: ExecutionContext) -> None:
+    """Called with each observation before it is sent to the model; may modify it in place.
+
+    Args:
+        result: The tool chain's result (its ``text`` and ``media`` are what the model sees).
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored.
+    """
+
+
+@hookspec
+def gent_transform_messages(messages: list[Message], context: ExecutionContext) -> None:
+    """Called with the conversation before each model call; may modify the list in place.
+
+    This is where conversions such as the natural tool-use transformation plug in.
+
+    Args:
+        messages: The messages about to be sent, system message first.
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored.
+    """

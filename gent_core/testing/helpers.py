@@ -1,0 +1,56 @@
+"""Helpers for plugin authors' tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from gent_core.formats import TextFormat
+from gent_core.plugins.manager import GentPluginManager, PluginInfo, PluginSelection
+from gent_core.plugins.registry import Registry
+from gent_core.sections import ParseResult, Section, SectionEvent
+
+__all__ = ["PluginSandbox", "stream_parse"]
+
+
+class PluginSandbox:
+    """An isolated plugin manager: no installed plugin is loaded unless asked.
+
+    Args:
+        selection: Allow/deny lists and strictness (nothing blocked, not strict by default).
+
+    Example::
+
+        def test_my_format(gent_plugins):
+            gent_plugins.register(my_plugin_module)
+            fmt = gent_plugins.registry().create("format", "mine")
+    """
+
+    def __init__(self, selection: PluginSelection | None = None) -> None:
+        self.manager = GentPluginManager(selection)
+
+    def register(self, plugin: object, name: str | None = None) -> PluginInfo:
+        """Register a plugin object (a module, class or instance with hook implementations)."""
+        plugin_name = name or getattr(plugin, "__name__", None) or type(plugin).__name__
+        return self.manager.add_plugin(plugin, plugin_name)
+
+    def load_installed(self) -> None:
+        """Also load the installed plugins (entry points)."""
+        self.manager.load_entry_points()
+
+    def registry(self) -> Registry:
+        """Build a registry from the plugins registered so far."""
+        return Registry.from_plugin_manager(self.manager)
+
+
+def stream_parse(
+    text_format: TextFormat,
+    sections: Sequence[Section | str],
+    chunks: Iterable[str],
+) -> tuple[list[SectionEvent], ParseResult]:
+    """Feed ``chunks`` to a fresh incremental parser; return every event and the result."""
+    parser = text_format.incremental_parser(sections)
+    events: list[SectionEvent] = []
+    for chunk in chunks:
+        events.extend(parser.feed(chunk))
+    events.extend(parser.close())
+    return events, parser.result()

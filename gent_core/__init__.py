@@ -103,7 +103,52 @@ if TYPE_CHECKING:
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__",
+    "Cancellation",
+    "Clipboard",
+    "ContentPart",
+    "ExecutionContext",
+    "FormattedSection",
+    "GentError",
+    "GentPluginManager",
+    "ImagePart",
+    "IncrementalParser",
+    "JSONTermination",
+    "Limits",
+    "Location",
+    "Message",
+    "Model",
+    "ModelChunk",
+    "ModelRequest",
+    "ModelResponse",
+    "OutputStructure",
+    "ParseResult",
+    "ParsedSection",
+    "PluginInfo",
+    "Registry",
+    "Section",
+    "SectionEnded",
+    "SectionEvent",
+    "SectionStarted",
+    "Termination",
+    "TextDelta",
+    "TextFormat",
+    "TextPart",
+    "TextSection",
+    "TextTermination",
+    "Tool",
+    "ToolCall",
+    "ToolCallDecision",
+    "ToolChain",
+    "ToolChainResult",
+    "ToolResult",
+    "Usage",
+    "build_plugin_manager",
+    "get_plugin_manager",
+    "hookimpl",
+    "hookspec",
+]
 
 
 def __getattr__(name: str) -> Any:

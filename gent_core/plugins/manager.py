@@ -126,6 +126,15 @@ class PluginSelection:
         return None
 
 
+def _distribution_of(entry_point: metadata.EntryPoint) -> tuple[str | None, str | None]:
+    """Return the name and version of the distribution declaring ``entry_point``."""
+    dist = getattr(entry_point, "dist", None)
+    if dist is None:
+        return None, None
+    fields = dist.metadata  # parsed once: each access to .metadata re-reads the file
+    return fields["Name"], fields["Version"]
+
+
 def _describe_exception(error: BaseException) -> str:
     lines = traceback.format_exception_only(type(error), error)
     return "".join(lines).strip()
@@ -229,9 +238,7 @@ class GentPluginManager(pluggy.PluginManager):
         for entry_point in entry_points:
             if entry_point.name in self.plugin_infos:
                 continue
-            dist = getattr(entry_point, "dist", None)
-            dist_name = dist.metadata["Name"] if dist is not None else None
-            dist_version = dist.version if dist is not None else None
+            dist_name, dist_version = _distribution_of(entry_point)
             if self.selection.refusal(entry_point.name) is not None:
                 self.add_plugin(
                     None,

@@ -1,0 +1,3 @@
+"""gent-template: TEMPLATE one-line description."""
+
+__all__: list[str] = []

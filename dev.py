@@ -86,6 +86,27 @@ def typecheck() -> None:
     run(venv_bin("mypy"), "gent_core", "tests", "tools", *packages)
 
 
+def find_other_pythons() -> dict[str, Path]:
+    """Other Python versions that really run: on PATH, or installed by pyenv."""
+    found: dict[str, Path] = {}
+    for version in OTHER_PYTHONS:
+        candidates = [shutil.which(f"python{version}")]
+        pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+        candidates += [
+            str(p) for p in sorted(pyenv_root.glob(f"versions/{version}.*/bin/python{version}"))
+        ]
+        for candidate in filter(None, candidates):
+            probe = subprocess.run(
+                [candidate, "-c", "import sys; print(sys.executable)"],
+                capture_output=True,
+                text=True,
+            )
+            if probe.returncode == 0:
+                found[version] = Path(probe.stdout.strip())
+                break
+    return found
+
+
 def pytest_targets() -> list[str]:
     return ["tests", *[str(p.relative_to(ROOT) / "tests") for p in plugin_dirs()]]
 
@@ -95,10 +116,27 @@ def test(fast: bool, extra: list[str]) -> None:
     lint()
     typecheck()
     if not fast:
-        other = [f"py{v.replace('.', '')}" for v in OTHER_PYTHONS if shutil.which(f"python{v}")]
-        if other:
+        interpreters = find_other_pythons()
+        if interpreters:
             # The fast suite on the other installed Pythons (tox.ini), before the main run.
-            run(venv_bin("tox"), "run-parallel", "-p", "2", "-e", ",".join(other))
+            envs = ",".join(f"py{version.replace('.', '')}" for version in interpreters)
+            path = os.pathsep.join(
+                [*(str(p.parent) for p in interpreters.values()), os.environ["PATH"]]
+            )
+            run(
+                venv_bin("tox"),
+                "run-parallel",
+                "-p",
+                "2",
+                "-e",
+                envs,
+                env={**os.environ, "PATH": path},
+            )
+        else:
+            print(
+                f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
+                f"testing {sys.version.split()[0]} only"
+            )
     marker = ["-m", "not slow"] if fast else []
     run(venv_bin("python"), "-m", "pytest", *pytest_targets(), *marker, *extra)
 

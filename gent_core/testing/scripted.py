@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
-from typing import Any
 
 from gent_core.errors import ModelError
 from gent_core.model import Model, ModelChunk, ModelRequest, Usage
@@ -19,7 +18,8 @@ class ScriptedModel(Model):
     "token" per whitespace-separated word).
 
     Args:
-        outputs: The texts to return, one per call.
+        outputs: The texts to return, one per call; an entry may be ``(text, finish_reason)``
+            to simulate, e.g., an output cut off by the token limit (``"length"``).
         chunk_size: Characters per streamed chunk (``0`` streams each output whole).
         supports_images: Whether the model claims to accept images.
 
@@ -28,9 +28,13 @@ class ScriptedModel(Model):
     """
 
     def __init__(
-        self, outputs: Iterable[str], *, chunk_size: int = 7, supports_images: bool = False
+        self,
+        outputs: Iterable[str | tuple[str, str]],
+        *,
+        chunk_size: int = 7,
+        supports_images: bool = False,
     ) -> None:
-        self._outputs = list(outputs)
+        self._outputs = [(o, "stop") if isinstance(o, str) else o for o in outputs]
         self._chunk_size = chunk_size
         self.supports_images = supports_images
         self.requests: list[ModelRequest] = []
@@ -48,8 +52,7 @@ class ScriptedModel(Model):
                 f"scripted model has no output left for call {len(self.requests)}",
                 hint="Give the ScriptedModel one output per expected model call.",
             )
-        text = self._outputs.pop(0)
-        finish_reason = "stop"
+        text, finish_reason = self._outputs.pop(0)
         cut = min((index for stop in request.stop if (index := text.find(stop)) >= 0), default=-1)
         if cut >= 0:
             text = text[:cut]
@@ -66,9 +69,4 @@ class ScriptedModel(Model):
         return f"scripted ({self.remaining} outputs left)"
 
     def __repr__(self) -> str:
-        return f"ScriptedModel({self._outputs!r})"
-
-    @classmethod
-    def from_options(cls, **options: Any) -> ScriptedModel:
-        """Build from config options (``outputs: [...]``)."""
-        return cls(options.pop("outputs", []), **options)
+        return f"ScriptedModel({[text for text, _ in self._outputs]!r})"

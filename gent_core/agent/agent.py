@@ -1,0 +1,316 @@
+"""The :class:`Agent`: a model, a format, a tool chain and a termination, run as a ReAct loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gent_core.agent.approval import ApprovalPolicy
+from gent_core.agent.clipboard import clipboard_from_records
+from gent_core.agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
+from gent_core.agent.prompt import PromptParts
+from gent_core.agent.records import RunResult
+from gent_core.agent.run import AgentRun
+from gent_core.agent.transcript import TranscriptWriter, load_transcript
+from gent_core.context import Cancellation, ExecutionContext, Limits
+from gent_core.errors import GentError
+from gent_core.formats import TextFormat
+from gent_core.model import Model, OutputStructure
+from gent_core.plugins.manager import GentPluginManager
+from gent_core.sections import Section, TextSection
+from gent_core.termination import Termination
+from gent_core.toolchain import ToolChain
+from gent_core.tools.base import Tool
+
+if TYPE_CHECKING:
+    from gent_core.config import LoadedConfig
+    from gent_core.plugins.registry import Registry
+
+__all__ = ["THINKING_GUIDANCE", "Agent"]
+
+THINKING_GUIDANCE = "Your reasoning: what you know so far and what to do next."
+
+
+def _ignore(event: AgentEvent) -> None:
+    del event
+
+
+class Agent:
+    """A ReAct-style agent over text.
+
+    Args:
+        model: The model back end.
+        format: The text format (``xml``, ``markdown``...).
+        toolchain: The tool chain; required when there are tools.
+        termination: How the final answer is read (plain text by default).
+        tools: Tools to add to the tool chain.
+        thinking: Whether to ask for a ``thinking`` section before acting.
+        limits: Steps, timeouts and error limits.
+        working_directory: Where tools work; the current directory by default.
+        plugin_manager: Whose lifecycle hooks fire during runs (``None``: a private manager
+            with no plugins, so only the approval policy's hook).
+        prompt: Overrides for the system prompt's parts.
+        approval: A tool approval policy, registered for the duration of each run.
+        max_tokens: Upper bound of tokens per model call.
+        temperature: Sampling temperature, or ``None`` for the back end's default.
+        redact: Applied to every string written to a transcript (secrets).
+        config_summary: A JSON-ready (redacted) description of the configuration, written to
+            the transcript header.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        format: TextFormat,
+        toolchain: ToolChain | None = None,
+        termination: Termination | None = None,
+        *,
+        tools: Sequence[Tool] = (),
+        thinking: bool = True,
+        limits: Limits | None = None,
+        working_directory: Path | str | None = None,
+        plugin_manager: GentPluginManager | None = None,
+        prompt: PromptParts | None = None,
+        approval: ApprovalPolicy | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        redact: Callable[[str], str] | None = None,
+        config_summary: dict[str, Any] | None = None,
+    ) -> None:
+        if tools and toolchain is None:
+            raise GentError(
+                "an agent with tools needs a tool chain",
+                hint="Pass toolchain=... (for example the 'json' tool chain).",
+            )
+        self.model = model
+        self.format = format
+        self.toolchain = toolchain
+        for tool in tools:
+            assert toolchain is not None
+            toolchain.add_tool(tool)
+        if termination is None:
+            from gent_core.terminations.text import TextTermination
+
+            termination = TextTermination()
+        self.termination = termination
+        self.thinking: Section | None = (
+            TextSection("thinking", THINKING_GUIDANCE) if thinking else None
+        )
+        self.limits = limits or Limits()
+        self.working_directory = Path(working_directory) if working_directory else Path.cwd()
+        self.plugin_manager = plugin_manager
+        self.prompt = prompt or PromptParts()
+        self.approval = approval
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.redact = redact
+        self.config_summary = config_summary
+        self._loaded = False
+        self.cancellation = Cancellation()
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_config(
+        cls,
+        loaded: LoadedConfig,
+        *,
+        registry: Registry | None = None,
+        plugin_manager: GentPluginManager | None = None,
+        ask_callback: Callable[..., bool] | None = None,
+    ) -> Agent:
+        """Build an agent from a loaded config, looking components up by plugin name.
+
+        Args:
+            loaded: The config (see :func:`gent_core.config.load_config`).
+            registry: Where components are looked up; built from ``plugin_manager`` (or the
+                process-wide plugin manager) by default.
+            plugin_manager: Whose lifecycle hooks fire during runs.
+            ask_callback: Asked about calls the approval policy marks ``ask``.
+
+        Raises:
+            ConfigError: Naming the file, line and key of a bad setting.
+        """
+        from gent_core.config import build_components
+        from gent_core.plugins.manager import get_plugin_manager
+        from gent_core.plugins.registry import Registry
+
+        manager = plugin_manager or get_plugin_manager()
+        components = build_components(loaded, registry or Registry.from_plugin_manager(manager))
+        config = loaded.config
+        approval = config.approval
+        policy = None
+        if approval.deny or approval.ask or approval.default != "allow":
+            policy = ApprovalPolicy(
+                allow=approval.allow,
+                deny=approval.deny,
+                ask=approval.ask,
+                default=approval.default,
+                ask_callback=ask_callback,
+            )
+        return cls(
+            components.model,
+            components.format,
+            components.toolchain,
+            components.termination,
+            thinking=config.thinking,
+            limits=config.limits_object(),
+            working_directory=config.working_directory,
+            plugin_manager=manager,
+            prompt=PromptParts(
+                role=config.prompt.role,
+                instructions=config.prompt.instructions,
+                extra_rules=tuple(config.prompt.rules),
+                append=config.prompt.append,
+            ),
+            approval=policy,
+            redact=loaded.redact,
+            config_summary=loaded.redacted_dict(),
+        )
+
+    # ------------------------------------------------------------------ structure
+
+    def sections(self) -> list[Section]:
+        """The sections the model is asked to write, in prompt order."""
+        sections: list[Section] = []
+        if self.thinking is not None:
+            sections.append(self.thinking)
+        if self.toolchain is not None:
+            sections.append(self.toolchain)
+        sections.append(self.termination)
+        return sections
+
+    def closing_sections(self) -> list[str]:
+        """Sections whose end ends a step: the action (if any) and the answer."""
+        names = [self.toolchain.name] if self.toolchain is not None else []
+        return [*names, self.termination.name]
+
+    def expected_sections_text(self) -> str:
+        """``"action or answer"``: what every step must contain."""
+        return " or ".join(self.closing_sections())
+
+    def structure(self) -> OutputStructure:
+        """The expected output structure, for back ends that constrain generation."""
+        return OutputStructure(self.format, self.sections(), self.toolchain, self.termination)
+
+    def system_prompt(self) -> str:
+        """The exact system prompt."""
+        return self.prompt.build(
+            self.format,
+            self.sections(),
+            thinking=self.thinking.name if self.thinking is not None else None,
+            action=self.toolchain.name if self.toolchain is not None else None,
+            answer=self.termination.name,
+        )
+
+    # ------------------------------------------------------------------ running
+
+    async def load(self, on_event: Callable[[AgentEvent], None] = _ignore) -> None:
+        """Load the model once (called by :meth:`run`; call it early to show progress)."""
+        if self._loaded:
+            return
+        on_event(ModelLoading(self.model.describe()))
+        started = time.perf_counter()
+        await self.model.load()
+        self._loaded = True
+        self._load_seconds = time.perf_counter() - started
+        on_event(ModelLoaded(self.model.describe(), self._load_seconds))
+
+    async def run(
+        self,
+        task: str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        transcript: Path | str | None = None,
+    ) -> RunResult:
+        """Run the agent on ``task`` until it answers or hits a limit.
+
+        Args:
+            task: What the user asks.
+            on_event: Receives every event as it happens.
+            transcript: A JSONL file to append the run to, step by step.
+        """
+        return await self._run(
+            task, on_event if on_event is not None else _ignore, transcript, resume=False
+        )
+
+    async def resume(
+        self,
+        transcript: Path | str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+    ) -> RunResult:
+        """Continue an interrupted run from its transcript (appending to the same file).
+
+        Raises:
+            GentError: When the transcript is unreadable or the run already finished.
+        """
+        return await self._run(
+            None, on_event if on_event is not None else _ignore, transcript, resume=True
+        )
+
+    def run_sync(self, task: str, **options: Any) -> RunResult:
+        """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
+        return asyncio.run(self.run(task, **options))
+
+    async def _run(
+        self,
+        task: str | None,
+        emit: Callable[[AgentEvent], None],
+        transcript_path: Path | str | None,
+        *,
+        resume: bool,
+    ) -> RunResult:
+        history = []
+        context = ExecutionContext(
+            working_directory=self.working_directory,
+            limits=self.limits,
+            cancellation=self.cancellation,
+            plugin_manager=self.plugin_manager,
+        )
+        if resume:
+            assert transcript_path is not None
+            previous = load_transcript(transcript_path)
+            if previous.finished:
+                raise GentError(
+                    f"the run in {transcript_path} already finished "
+                    f"({previous.end.get('stop_reason') if previous.end else ''}); "
+                    "nothing to resume"
+                )
+            task = previous.task
+            history = previous.steps
+            if history:
+                context.clipboard = clipboard_from_records(history[-1].clipboard)
+        assert task is not None
+        writer = TranscriptWriter(transcript_path, redact=self.redact) if transcript_path else None
+        policy_name = None
+        if self.approval is not None:
+            if context.plugin_manager is None:
+                context.plugin_manager = GentPluginManager()
+            policy_name = f"approval-{id(self.approval)}"
+            context.plugin_manager.register(self.approval, name=policy_name)
+        try:
+            emit(RunStarted(task, len(history)))
+            await self.load(emit)
+            run = AgentRun(self, task, context, emit, writer, history)
+            run.stats.load_seconds = getattr(self, "_load_seconds", 0.0)
+            if writer is not None:
+                writer.start(
+                    task,
+                    self.system_prompt(),
+                    config=self.config_summary,
+                    resumed_steps=len(history),
+                )
+            result = await run.run()
+            if writer is not None:
+                writer.end(result)
+            emit(RunFinished(result))
+            return result
+        finally:
+            if writer is not None:
+                writer.close()
+            if policy_name is not None and context.plugin_manager is not None:
+                context.plugin_manager.unregister(name=policy_name)

@@ -1,0 +1,260 @@
+"""What a run produced: step records, statistics and the run result (JSON-ready)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from gent_core.serialize import to_jsonable
+
+__all__ = [
+    "ModelCallStats",
+    "RunResult",
+    "RunStats",
+    "StepOutcome",
+    "StepRecord",
+    "StopReason",
+    "ToolCallRecord",
+]
+
+StopReason = Literal[
+    "answer", "max_steps", "format_errors", "tool_errors", "model_error", "cancelled"
+]
+"""Why a run ended: only ``"answer"`` is a success."""
+
+StepOutcome = Literal["action", "answer", "feedback"]
+"""What a step did: ran tools, answered, or sent feedback about an unusable output."""
+
+
+@dataclass
+class ToolCallRecord:
+    """One tool call of a step, with its result.
+
+    Attributes:
+        id: The call id within the step.
+        tool: The tool name as written by the model.
+        args: The arguments as written by the model.
+        status: ``"success"`` or ``"error"``.
+        output: The tool's raw output made JSON-ready (``None`` on error).
+        error: The error's model-facing text, on error.
+    """
+
+    id: str
+    tool: str
+    args: dict[str, Any]
+    status: str
+    output: Any = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "id": self.id,
+            "tool": self.tool,
+            "args": to_jsonable(self.args),
+            "status": self.status,
+            "output": to_jsonable(self.output),
+            "error": self.error,
+        }
+
+
+@dataclass
+class ModelCallStats:
+    """Tokens and time of one model call."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    seconds: float = 0.0
+    finish_reason: str | None = None
+
+
+@dataclass
+class StepRecord:
+    """One step: what the model wrote and what came of it.
+
+    Attributes:
+        index: 1-based step number.
+        output: The model's output (with a closing delimiter restored when the back end
+            stopped on it).
+        outcome: ``"action"``, ``"answer"`` or ``"feedback"``.
+        calls: The tool calls and their results (for an action).
+        followup: The text sent back to the model after this step (observation or feedback,
+            clipboard included); empty after the answer.
+        followup_media: Media sent with the followup, as ``{"media_type", "data"}`` (base64).
+        feedback: The problem with the output, when ``outcome == "feedback"``.
+        error_kind: The error class name behind the feedback.
+        answer: The parsed answer (JSON-ready), when ``outcome == "answer"``.
+        notes: Remarks such as an ignored answer next to an action.
+        model: Token counts and time of the model call.
+        tool_seconds: Time spent running tools.
+        clipboard: The clipboard after the step (for resuming).
+    """
+
+    index: int
+    output: str
+    outcome: StepOutcome
+    calls: list[ToolCallRecord] = field(default_factory=list)
+    followup: str = ""
+    followup_media: list[dict[str, str]] = field(default_factory=list)
+    feedback: str | None = None
+    error_kind: str | None = None
+    answer: Any = None
+    notes: list[str] = field(default_factory=list)
+    model: ModelCallStats = field(default_factory=ModelCallStats)
+    tool_seconds: float = 0.0
+    clipboard: list[dict[str, str]] = field(default_factory=list)
+    answer_value: Any = field(default=None, repr=False, compare=False)
+    """The answer as the termination returned it (a pydantic model...); not serialised."""
+
+    @property
+    def all_calls_failed(self) -> bool:
+        """Whether the step ran calls and every one failed."""
+        return bool(self.calls) and all(call.status == "error" for call in self.calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (the transcript line and ``gent run --json`` entry)."""
+        return {
+            "index": self.index,
+            "output": self.output,
+            "outcome": self.outcome,
+            "calls": [call.to_dict() for call in self.calls],
+            "followup": self.followup,
+            "followup_media": self.followup_media,
+            "feedback": self.feedback,
+            "error_kind": self.error_kind,
+            "answer": self.answer,
+            "notes": self.notes,
+            "model": {
+                "input_tokens": self.model.input_tokens,
+                "output_tokens": self.model.output_tokens,
+                "seconds": round(self.model.seconds, 6),
+                "finish_reason": self.model.finish_reason,
+            },
+            "tool_seconds": round(self.tool_seconds, 6),
+            "clipboard": self.clipboard,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StepRecord:
+        """Rebuild a record from :meth:`to_dict` output (a transcript line)."""
+        model = data.get("model") or {}
+        return cls(
+            index=int(data["index"]),
+            output=str(data["output"]),
+            outcome=data["outcome"],
+            calls=[ToolCallRecord(**call) for call in data.get("calls", [])],
+            followup=data.get("followup", ""),
+            followup_media=list(data.get("followup_media", [])),
+            feedback=data.get("feedback"),
+            error_kind=data.get("error_kind"),
+            answer=data.get("answer"),
+            notes=list(data.get("notes", [])),
+            model=ModelCallStats(
+                model.get("input_tokens"),
+                model.get("output_tokens"),
+                float(model.get("seconds", 0.0)),
+                model.get("finish_reason"),
+            ),
+            tool_seconds=float(data.get("tool_seconds", 0.0)),
+            clipboard=list(data.get("clipboard", [])),
+        )
+
+
+@dataclass
+class RunStats:
+    """Statistics of a run.
+
+    Attributes:
+        steps: Steps taken.
+        model_calls: Tokens and time per model call, in order.
+        tool_calls: Calls per tool name.
+        tool_errors: Failed calls per tool name.
+        model_seconds: Time spent in model calls (streaming included).
+        parse_seconds: Time spent parsing outputs outside streaming.
+        tool_seconds: Time spent running tools.
+        load_seconds: Time spent loading the model.
+        total_seconds: Wall time of the run.
+    """
+
+    steps: int = 0
+    model_calls: list[ModelCallStats] = field(default_factory=list)
+    tool_calls: Counter[str] = field(default_factory=Counter)
+    tool_errors: Counter[str] = field(default_factory=Counter)
+    model_seconds: float = 0.0
+    parse_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    load_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+    @property
+    def input_tokens(self) -> int:
+        """Input tokens over every call that reported them."""
+        return sum(call.input_tokens or 0 for call in self.model_calls)
+
+    @property
+    def output_tokens(self) -> int:
+        """Output tokens over every call that reported them."""
+        return sum(call.output_tokens or 0 for call in self.model_calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "steps": self.steps,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "model_calls": [
+                {
+                    "input_tokens": call.input_tokens,
+                    "output_tokens": call.output_tokens,
+                    "seconds": round(call.seconds, 6),
+                }
+                for call in self.model_calls
+            ],
+            "tool_calls": dict(self.tool_calls),
+            "tool_errors": dict(self.tool_errors),
+            "seconds": {
+                "model": round(self.model_seconds, 6),
+                "parse": round(self.parse_seconds, 6),
+                "tools": round(self.tool_seconds, 6),
+                "load": round(self.load_seconds, 6),
+                "total": round(self.total_seconds, 6),
+            },
+        }
+
+
+@dataclass
+class RunResult:
+    """The outcome of a run.
+
+    Attributes:
+        answer: The final answer (``None`` unless ``stop_reason == "answer"``).
+        stop_reason: Why the run ended.
+        message: A sentence explaining the stop reason, for people.
+        steps: Every step, in order.
+        stats: Statistics.
+        task: The task.
+    """
+
+    answer: Any
+    stop_reason: StopReason
+    message: str
+    steps: list[StepRecord]
+    stats: RunStats
+    task: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run ended with an answer."""
+        return self.stop_reason == "answer"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON object ``gent run --json`` prints."""
+        return {
+            "answer": to_jsonable(self.answer),
+            "stop_reason": self.stop_reason,
+            "message": self.message,
+            "task": self.task,
+            "steps": [step.to_dict() for step in self.steps],
+            "stats": self.stats.to_dict(),
+        }

@@ -1,0 +1,392 @@
+"""One run of the ReAct loop: the state of a run and the rules of each step.
+
+Rules (from the seeds' Go library):
+
+* an output with an action runs the action; an answer next to it is ignored (and the model
+  is told);
+* an output with neither, with an empty action and no answer, with no recognised section, or
+  cut off inside a section, gets feedback saying what was expected, quoting the output briefly;
+* every error becomes feedback and the model retries; limits stop the run cleanly: max
+  steps, consecutive unusable outputs, consecutive steps whose tool calls all failed.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gent_core.agent.clipboard import clipboard_records, render_clipboard
+from gent_core.agent.events import (
+    AgentEvent,
+    AnswerReady,
+    FeedbackSent,
+    StepStarted,
+    ToolCallFinished,
+    ToolCallsStarted,
+)
+from gent_core.agent.records import (
+    ModelCallStats,
+    RunResult,
+    RunStats,
+    StepRecord,
+    StopReason,
+    ToolCallRecord,
+)
+from gent_core.agent.streaming import ModelOutput, stream_model_output
+from gent_core.context import ExecutionContext
+from gent_core.errors import GentError, ModelError, NoSectionsFoundError, ParseError
+from gent_core.messages import ContentPart, ImagePart, Message, TextPart
+from gent_core.model import ModelRequest, ModelResponse
+from gent_core.sections import FormattedSection, ParseResult
+from gent_core.serialize import to_jsonable
+from gent_core.toolchain import ToolChainResult
+
+if TYPE_CHECKING:
+    from gent_core.agent.agent import Agent
+    from gent_core.agent.transcript import TranscriptWriter
+
+__all__ = ["AgentRun"]
+
+_QUOTE_CHARS = 300
+
+
+def _quote(text: str) -> str:
+    text = text.strip()
+    if len(text) > _QUOTE_CHARS:
+        text = text[:_QUOTE_CHARS] + " [...]"
+    return text or "(nothing)"
+
+
+class _Feedback(Exception):
+    """Internal: the output cannot be used; ``message`` goes back to the model."""
+
+    def __init__(self, message: str, error: GentError | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.error = error
+
+
+class AgentRun:
+    """The mutable state of one run; :meth:`run` drives the steps.
+
+    Args:
+        agent: The agent (its parts and settings).
+        task: The task.
+        context: The execution context (working directory, clipboard, limits...).
+        emit: Receives every event.
+        transcript: Where completed steps are appended, or ``None``.
+        history: Steps of an earlier, interrupted run to continue from.
+    """
+
+    def __init__(
+        self,
+        agent: Agent,
+        task: str,
+        context: ExecutionContext,
+        emit: Callable[[AgentEvent], None],
+        transcript: TranscriptWriter | None,
+        history: list[StepRecord] | None = None,
+    ) -> None:
+        self.agent = agent
+        self.task = task
+        self.context = context
+        self.emit = emit
+        self.transcript = transcript
+        self.steps: list[StepRecord] = list(history or [])
+        self.stats = RunStats()
+        self.messages: list[Message] = [
+            Message.system(agent.system_prompt()),
+            Message.user(task),
+        ]
+        self.format_errors = 0
+        self.tool_errors = 0
+        for step in self.steps:
+            self._replay(step)
+
+    # ------------------------------------------------------------------ history
+
+    def _replay(self, step: StepRecord) -> None:
+        """Rebuild messages and counters from a completed step of an earlier run."""
+        self.messages.append(Message.assistant(step.output))
+        if step.followup or step.followup_media:
+            parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
+            parts.extend(
+                ImagePart(base64.b64decode(media["data"]), media["media_type"])
+                for media in step.followup_media
+            )
+            self.messages.append(Message.user(parts))
+        self._count(step)
+        self.stats.steps += 1
+        for call in step.calls:
+            self.stats.tool_calls[call.tool] += 1
+            if call.status == "error":
+                self.stats.tool_errors[call.tool] += 1
+
+    def _count(self, step: StepRecord) -> None:
+        if step.outcome == "feedback":
+            self.format_errors += 1
+        elif step.outcome == "action":
+            self.format_errors = 0
+            self.tool_errors = self.tool_errors + 1 if step.all_calls_failed else 0
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> RunResult:
+        """Run steps until an answer or a limit; return the result."""
+        started = time.perf_counter()
+        limits = self.context.limits
+        answer: Any = None
+        reason: StopReason = "max_steps"
+        message = f"the run reached its limit of {limits.max_steps} steps without an answer"
+        while len(self.steps) < limits.max_steps:
+            if self.context.cancellation.cancelled:
+                reason, message = (
+                    "cancelled",
+                    f"the run was cancelled: {self.context.cancellation.reason}",
+                )
+                break
+            try:
+                record = await self._step(len(self.steps) + 1)
+            except ModelError as error:
+                reason, message = "model_error", str(error)
+                break
+            self.steps.append(record)
+            self._count(record)
+            self.stats.steps += 1
+            if self.transcript is not None:
+                self.transcript.step(record)
+            if record.outcome == "answer":
+                answer, reason, message = record.answer_value, "answer", "the model answered"
+                break
+            if self.format_errors >= limits.max_consecutive_format_errors:
+                reason = "format_errors"
+                message = (
+                    f"{self.format_errors} unusable outputs in a row "
+                    f"(limit {limits.max_consecutive_format_errors}); last problem: "
+                    f"{record.feedback}"
+                )
+                break
+            if self.tool_errors >= limits.max_consecutive_tool_errors:
+                reason = "tool_errors"
+                message = (
+                    f"{self.tool_errors} steps in a row whose tool calls all failed "
+                    f"(limit {limits.max_consecutive_tool_errors})"
+                )
+                break
+        self.stats.total_seconds += time.perf_counter() - started
+        return RunResult(answer, reason, message, self.steps, self.stats, self.task)
+
+    async def _step(self, index: int) -> StepRecord:
+        self.emit(StepStarted(index))
+        output = await self._call_model(index)
+        record = StepRecord(index=index, output=output.text, outcome="feedback")
+        record.model = ModelCallStats(
+            output.usage.input_tokens,
+            output.usage.output_tokens,
+            output.seconds,
+            output.finish_reason,
+        )
+        self.stats.model_calls.append(record.model)
+        self.messages.append(Message.assistant(record.output))
+        followup: list[ContentPart] = []
+        try:
+            parsed = self._parse(record)
+            followup = await self._act(record, parsed)
+        except _Feedback as feedback:
+            record.outcome = "feedback"
+            record.feedback = feedback.message
+            record.error_kind = type(feedback.error).__name__ if feedback.error else None
+            self.emit(FeedbackSent(index, feedback.message, feedback.error))
+            text = self.agent.format.format_observation(
+                [FormattedSection("error", feedback.message)]
+            )
+            followup = [TextPart(text)]
+        if record.outcome != "answer":
+            self._send_followup(record, followup)
+        record.clipboard = clipboard_records(self.context.clipboard)
+        return record
+
+    # ------------------------------------------------------------------ model
+
+    async def _call_model(self, index: int) -> ModelOutput:
+        agent = self.agent
+        messages = list(self.messages)
+        hooks = self.context.plugin_manager.hook if self.context.plugin_manager else None
+        if hooks is not None:
+            hooks.gent_transform_messages(messages=messages, context=self.context)
+        request = ModelRequest(
+            messages=messages,
+            stop=agent.format.stop_sequences(agent.closing_sections()),
+            max_tokens=agent.max_tokens,
+            temperature=agent.temperature,
+            structure=agent.structure(),
+        )
+        if hooks is not None:
+            hooks.gent_before_model_call(request=request, context=self.context)
+        output = await stream_model_output(
+            agent.model,
+            request,
+            agent.format,
+            agent.sections(),
+            set(agent.closing_sections()),
+            self.emit,
+            index,
+            self.context.limits.model_timeout,
+        )
+        self.stats.model_seconds += output.seconds
+        if hooks is not None:
+            response = ModelResponse(output.text, output.usage, output.finish_reason)
+            hooks.gent_after_model_call(request=request, response=response, context=self.context)
+        return output
+
+    # ------------------------------------------------------------------ parse
+
+    def _parse(self, record: StepRecord) -> ParseResult:
+        agent = self.agent
+        started = time.perf_counter()
+        try:
+            parsed = agent.format.parse(record.output, agent.sections())
+            truncated = parsed.truncated
+            if truncated is not None and record.model.finish_reason == "stop":
+                # The back end stopped on the closing delimiter and dropped it: restore it.
+                for stop in agent.format.stop_sequences([truncated.name]):
+                    restored = agent.format.parse(record.output + stop, agent.sections())
+                    if restored.truncated is None:
+                        record.output += stop
+                        self.messages[-1] = Message.assistant(record.output)
+                        parsed = restored
+                        break
+        except NoSectionsFoundError as error:
+            raise _Feedback(
+                f"{error.model_message}\nYou wrote: {_quote(record.output)}", error
+            ) from error
+        except ParseError as error:
+            raise _Feedback(error.model_message, error) from error
+        finally:
+            self.stats.parse_seconds += time.perf_counter() - started
+        truncated = parsed.truncated
+        if truncated is not None and truncated.name in agent.closing_sections():
+            raise _Feedback(
+                f"Your output was cut off inside the {truncated.name} section, so it was not "
+                f"used: {_quote(truncated.content)}\nWrite the complete section again, "
+                "shorter if needed."
+            )
+        return parsed
+
+    # ------------------------------------------------------------------ act
+
+    async def _act(self, record: StepRecord, parsed: ParseResult) -> list[ContentPart]:
+        agent = self.agent
+        action_name = agent.toolchain.name if agent.toolchain is not None else None
+        actions = [text for text in parsed.get(action_name) if text.strip()] if action_name else []
+        answers = parsed.get(agent.termination.name)
+        if actions:
+            if answers:
+                record.notes.append(
+                    f"Your {agent.termination.name} was ignored because you also wrote an "
+                    f"{action_name}: answer only after you have seen the results."
+                )
+            if len(actions) > 1:
+                record.notes.append(
+                    f"Only the first {action_name} section was run; put every call in one."
+                )
+            return await self._run_action(record, actions[0])
+        if answers:
+            try:
+                value = agent.termination.parse(answers[0])
+            except GentError as error:
+                raise _Feedback(error.model_message, error) from error
+            if value is not None:
+                record.outcome = "answer"
+                record.answer_value = value
+                record.answer = to_jsonable(value)
+                self.emit(AnswerReady(record.index, value))
+                return []
+        expected = agent.expected_sections_text()
+        raise _Feedback(
+            f"Your output had no usable {expected} section, so nothing happened. "
+            f"You wrote: {_quote(record.output)}\n"
+            f"Write {expected}, like this:\n{agent.format.example(agent.closing_sections())}"
+        )
+
+    async def _run_action(self, record: StepRecord, content: str) -> list[ContentPart]:
+        toolchain = self.agent.toolchain
+        assert toolchain is not None  # only called when there is an action section
+        try:
+            calls = toolchain.parse(content)
+        except ParseError as error:
+            raise _Feedback(error.model_message, error) from error
+        if not calls:
+            raise _Feedback(
+                f"Your {toolchain.name} section had no tool call. Write a call, or give the "
+                f"answer in the {self.agent.termination.name} section."
+            )
+        self.emit(ToolCallsStarted(record.index, tuple(calls)))
+        started = time.perf_counter()
+        try:
+            result = await toolchain.execute(content, self.agent.format, self.context)
+        except ParseError as error:
+            raise _Feedback(error.model_message, error) from error
+        record.tool_seconds = time.perf_counter() - started
+        self.stats.tool_seconds += record.tool_seconds
+        record.outcome = "action"
+        self._record_calls(record, result)
+        hooks = self.context.plugin_manager.hook if self.context.plugin_manager else None
+        if hooks is not None:
+            hooks.gent_transform_observation(result=result, context=self.context)
+        for text in result.clipboard_text:
+            self.context.clipboard.add_text(text)
+        for path in result.clipboard_files:
+            self.context.clipboard.add_file(path)
+        text = result.text
+        if record.notes:
+            text = "\n\n".join([text, *record.notes]) if text else "\n\n".join(record.notes)
+        parts: list[ContentPart] = [TextPart(text)] if text else []
+        parts.extend(result.media)
+        return parts
+
+    def _record_calls(self, record: StepRecord, result: ToolChainResult) -> None:
+        for call, outcome, error in zip(result.calls, result.results, result.errors, strict=False):
+            self.stats.tool_calls[call.tool] += 1
+            if error is not None:
+                self.stats.tool_errors[call.tool] += 1
+            record.calls.append(
+                ToolCallRecord(
+                    id=call.id,
+                    tool=call.tool,
+                    args=dict(call.args),
+                    status=outcome.status,
+                    output=to_jsonable(outcome.output) if error is None else None,
+                    error=error.model_message if error is not None else None,
+                )
+            )
+            self.emit(ToolCallFinished(record.index, call, outcome, error))
+
+    # ------------------------------------------------------------------ followup
+
+    def _send_followup(self, record: StepRecord, parts: list[ContentPart]) -> None:
+        """Append the observation/feedback (and the clipboard) as the next user message."""
+        clipboard = render_clipboard(
+            self.context.clipboard, self.context.working_directory, self.agent.format
+        )
+        if clipboard:
+            parts = [*parts, TextPart(("\n\n" if parts else "") + clipboard)]
+        if not self.agent.model.supports_images:
+            dropped = [part for part in parts if isinstance(part, ImagePart)]
+            if dropped:
+                parts = [part for part in parts if not isinstance(part, ImagePart)]
+                parts.append(
+                    TextPart(
+                        f"\n\n({len(dropped)} image(s) returned by tools cannot be shown to "
+                        "this model.)"
+                    )
+                )
+        record.followup = "".join(part.text for part in parts if isinstance(part, TextPart))
+        record.followup_media = [
+            {"media_type": part.media_type, "data": base64.b64encode(part.data).decode("ascii")}
+            for part in parts
+            if isinstance(part, ImagePart)
+        ]
+        self.messages.append(Message.user(parts))

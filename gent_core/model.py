@@ -126,3 +126,10 @@ class Model(ABC):
     def describe(self) -> str:
         """A short description for logs and the CLI (``"openai gpt-4o-mini"``)."""
         return type(self).__name__
+
+    def grammar(self, structure: OutputStructure) -> str | None:
+        """The grammar (GBNF) this back end constrains generation with for ``structure``, or
+        ``None`` when it does not constrain generation (the default). ``gent describe`` shows it.
+        """
+        del structure
+        return None

@@ -18,6 +18,9 @@ __all__ = ["build_parser", "main"]
 # subcommand -> (module, one-line help). Each module has ``add_arguments(parser)`` and
 # ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("gent_core.cli.run", "run an agent from a config file on a task"),
+    "describe": ("gent_core.cli.describe", "print an agent's exact system prompt and grammar"),
+    "parse": ("gent_core.cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core.cli.plugins", "list installed plugins and what they supply"),
 }
 

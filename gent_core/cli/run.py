@@ -1,0 +1,85 @@
+"""``gent run``: run an agent from a YAML config on a task, with a live view.
+
+Exit codes: 0 the agent answered; 1 the run stopped without an answer (a limit, a model
+failure, cancelled); 2 bad usage or a bad config file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from gent_core.errors import GentError
+
+if TYPE_CHECKING:
+    from gent_core.toolchain import ToolCall
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``gent run``."""
+    parser.add_argument("config", metavar="CONFIG", help="the agent's YAML config file")
+    parser.add_argument("task", metavar="TASK", nargs="?", help="what to do (omit with --resume)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object at the end (answer, stop_reason, steps, stats) instead of "
+        "the live view",
+    )
+    parser.add_argument(
+        "--transcript", metavar="PATH", help="append the run to this JSONL file, step by step"
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="PATH",
+        help="continue the interrupted run recorded in this transcript (appending to it)",
+    )
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colours in the live view")
+
+
+def _ask(call: ToolCall) -> bool:
+    """Ask on the terminal whether a tool call may run (the approval policy's 'ask')."""
+    if not sys.stdin.isatty():
+        return False
+    args = json.dumps(call.args, ensure_ascii=False)
+    reply = input(f"Allow {call.tool} {args}? [y/N] ")
+    return reply.strip().lower() in {"y", "yes"}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the agent; print the live view or the JSON result."""
+    from gent_core.agent import Agent
+    from gent_core.cli.live import LiveView
+    from gent_core.config import load_config
+
+    if (args.task is None) == (args.resume is None):
+        print("gent run: error: give a TASK, or --resume TRANSCRIPT (not both)", file=sys.stderr)
+        return 2
+    try:
+        agent = Agent.from_config(load_config(args.config), ask_callback=_ask)
+    except GentError as error:
+        print(f"gent run: error: {error}", file=sys.stderr)
+        return 2
+    view = None if args.json else LiveView(color=False if args.no_color else None)
+    try:
+        if args.resume:
+            result = asyncio.run(agent.resume(args.resume, on_event=view))
+        else:
+            result = asyncio.run(agent.run(args.task, on_event=view, transcript=args.transcript))
+    except GentError as error:
+        print(f"gent run: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        where = args.resume or args.transcript
+        hint = f"; continue with: gent run {args.config} --resume {where}" if where else ""
+        print(f"\ngent run: interrupted{hint}", file=sys.stderr)
+        return 130
+    finally:
+        asyncio.run(agent.model.aclose())
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    return 0 if result.ok else 1

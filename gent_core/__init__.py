@@ -41,6 +41,9 @@ _EXPORTS: dict[str, str] = {
     "TextFormat": "gent_core.formats",
     "Tool": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
+    "tool": "gent_core.tools.function",
+    "BaseTool": "gent_core.tools.basetool",
+    "Toolbox": "gent_core.tools.toolbox",
     "ToolCall": "gent_core.toolchain",
     "ToolChain": "gent_core.toolchain",
     "ToolChainResult": "gent_core.toolchain",
@@ -58,12 +61,16 @@ _EXPORTS: dict[str, str] = {
     # built-in terminations
     "TextTermination": "gent_core.terminations.text",
     "JSONTermination": "gent_core.terminations.typed",
+    # configuration
+    "AgentConfig": "gent_core.config",
+    "load_config": "gent_core.config",
     # errors
     "GentError": "gent_core.errors",
     "Location": "gent_core.errors",
 }
 
 if TYPE_CHECKING:
+    from gent_core.config import AgentConfig, load_config
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
     from gent_core.errors import GentError, Location
     from gent_core.formats import IncrementalParser, TextFormat
@@ -101,10 +108,15 @@ if TYPE_CHECKING:
     from gent_core.terminations.typed import JSONTermination
     from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
     from gent_core.tools.base import Tool
+    from gent_core.tools.basetool import BaseTool
+    from gent_core.tools.function import tool
     from gent_core.tools.result import ToolResult
+    from gent_core.tools.toolbox import Toolbox
 
 __all__ = [
     "__version__",
+    "AgentConfig",
+    "BaseTool",
     "Cancellation",
     "Clipboard",
     "ContentPart",
@@ -143,11 +155,14 @@ __all__ = [
     "ToolChain",
     "ToolChainResult",
     "ToolResult",
+    "Toolbox",
     "Usage",
     "build_plugin_manager",
     "get_plugin_manager",
     "hookimpl",
     "hookspec",
+    "load_config",
+    "tool",
 ]
 
 

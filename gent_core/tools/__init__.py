@@ -1,6 +1,69 @@
-"""Tools: the :class:`Tool` contract and :class:`ToolResult`."""
+"""Tools: the :class:`Tool` contract, the ways to write one, and :class:`ToolResult`.
 
-from gent_core.tools.base import Tool
-from gent_core.tools.result import ToolResult, ToolStatus
+* :func:`tool` turns a typed function (sync or async) into a :class:`FunctionTool`;
+* :class:`BaseTool` is for tools with a hand-written JSON Schema;
+* :class:`Toolbox` groups method tools that share configuration or state;
+* :func:`describe_tool` renders a tool on one line for prompts.
 
-__all__ = ["Tool", "ToolResult", "ToolStatus"]
+See ``docs/tools.md`` for a guide. Names load lazily (PEP 562), so importing the contract
+(:mod:`gent_core.tools.base`, :mod:`gent_core.tools.result`) does not import pydantic.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "ArgumentProblem": "gent_core.tools.arguments",
+    "BaseTool": "gent_core.tools.basetool",
+    "FunctionTool": "gent_core.tools.function",
+    "SchemaValidator": "gent_core.tools.validator",
+    "Tool": "gent_core.tools.base",
+    "ToolResult": "gent_core.tools.result",
+    "ToolStatus": "gent_core.tools.result",
+    "Toolbox": "gent_core.tools.toolbox",
+    "describe_signature": "gent_core.tools.describe",
+    "describe_tool": "gent_core.tools.describe",
+    "describe_tools": "gent_core.tools.describe",
+    "tool": "gent_core.tools.function",
+}
+
+if TYPE_CHECKING:
+    from gent_core.tools.arguments import ArgumentProblem
+    from gent_core.tools.base import Tool
+    from gent_core.tools.basetool import BaseTool
+    from gent_core.tools.describe import describe_signature, describe_tool, describe_tools
+    from gent_core.tools.function import FunctionTool, tool
+    from gent_core.tools.result import ToolResult, ToolStatus
+    from gent_core.tools.toolbox import Toolbox
+    from gent_core.tools.validator import SchemaValidator
+
+__all__ = [
+    "ArgumentProblem",
+    "BaseTool",
+    "FunctionTool",
+    "SchemaValidator",
+    "Tool",
+    "ToolResult",
+    "ToolStatus",
+    "Toolbox",
+    "describe_signature",
+    "describe_tool",
+    "describe_tools",
+    "tool",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import exported names on first use (PEP 562)."""
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'gent_core.tools' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

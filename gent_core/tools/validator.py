@@ -1,0 +1,347 @@
+"""A small validator, with coercion, for the JSON Schema subset that tool arguments use.
+
+Hand-written tool schemas (:class:`~gent_core.tools.BaseTool`) are checked with
+:class:`SchemaValidator`, which reports problems worded for the model (like function tools)
+and coerces what models commonly get wrong.
+
+Enforced keywords:
+
+* ``type`` (one name or a list), ``enum``, ``const``;
+* objects: ``properties``, ``required``, ``additionalProperties`` (``false`` or a schema),
+  ``minProperties``, ``maxProperties``; a missing property with a ``default`` is filled in;
+* arrays: ``items``, ``prefixItems``, ``minItems``, ``maxItems``, ``uniqueItems``;
+* strings: ``minLength``, ``maxLength``, ``pattern`` (searched, as JSON Schema says);
+* numbers: ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``,
+  ``multipleOf``;
+* combinators: ``anyOf``, ``oneOf`` (the first matching branch is taken; "exactly one" is
+  not checked), ``allOf``; ``$ref`` to a JSON pointer inside the schema (``#/$defs/Item``).
+
+Other keywords (``title``, ``description``, ``format``, ``examples``, ``not``,
+``if``/``then``/``else``, ``patternProperties``, ``dependentRequired``...) are ignored.
+
+Values that do not match are coerced when models commonly get them wrong (``"7"`` for an
+integer, ``"true"`` for a boolean...): see :mod:`gent_core.tools.coercion`. An exact match
+always wins over a coerced one (``anyOf: [integer, string]`` keeps ``"7"`` a string).
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from gent_core.tools.arguments import (
+    TYPE_WORDS,
+    ArgumentProblem,
+    format_path,
+    merge_alternatives,
+    missing_problem,
+    show_value,
+    unknown_problem,
+)
+from gent_core.tools.coercion import coerce_json_type, is_number, json_equal
+from gent_core.tools.schema import iter_subschemas
+
+__all__ = ["SchemaValidator"]
+
+_MAX_DEPTH = 64
+_MAX_REF_HOPS = 32
+
+Path = tuple[str | int, ...]
+
+_NUMBER_BOUNDS: tuple[tuple[str, str, Callable[[float, float], bool]], ...] = (
+    ("minimum", ">=", operator.ge),
+    ("exclusiveMinimum", ">", operator.gt),
+    ("maximum", "<=", operator.le),
+    ("exclusiveMaximum", "<", operator.lt),
+)
+_NUMBER_KEYWORDS = frozenset({keyword for keyword, _, _ in _NUMBER_BOUNDS} | {"multipleOf"})
+
+
+def _check_type(
+    kinds: str | list[str], value: Any, path: Path, problems: list[ArgumentProblem], coerce: bool
+) -> tuple[Any, bool]:
+    """Match ``value`` to one of the JSON types ``kinds``: exactly first, then by coercion."""
+    names = [kinds] if isinstance(kinds, str) else kinds
+    for allow in (False, True) if coerce else (False,):
+        for kind in names:
+            ok, result = coerce_json_type(kind, value, allow)
+            if ok:
+                return result, True
+    expected = " or ".join(TYPE_WORDS[kind] for kind in names)
+    problems.append(
+        ArgumentProblem(format_path(path), f"expected {expected}, got {show_value(value)}")
+    )
+    return value, False
+
+
+def _check_size(
+    schema: dict[str, Any],
+    size: int,
+    suffix: str,
+    unit: str,
+    where: str,
+    problems: list[ArgumentProblem],
+) -> None:
+    """Check ``min<suffix>``/``max<suffix>`` (``minLength``, ``maxItems``...) against ``size``."""
+    low, high = schema.get(f"min{suffix}"), schema.get(f"max{suffix}")
+    if is_number(low) and size < low:
+        problems.append(ArgumentProblem(where, f"expected at least {low} {unit}, got {size}"))
+    if is_number(high) and size > high:
+        problems.append(ArgumentProblem(where, f"expected at most {high} {unit}, got {size}"))
+
+
+class SchemaValidator:
+    """Validates and coerces values against one JSON Schema (see the module docstring).
+
+    Args:
+        schema: The schema; checked once here.
+
+    Raises:
+        ValueError: The schema uses an unknown type, an unresolvable ``$ref``, an invalid
+            ``pattern`` or a malformed ``required``/``properties``/``enum``.
+    """
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema: dict[str, Any] = dict(schema)
+        self._patterns: dict[str, re.Pattern[str]] = {}
+        self._check_schema()
+
+    # ------------------------------------------------------------------ schema checks
+
+    def _nodes(self) -> Iterator[dict[str, Any]]:
+        stack = [self.schema]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(iter_subschemas(node))
+
+    def _check_schema(self) -> None:
+        for node in self._nodes():
+            kinds = node.get("type", [])
+            for kind in [kinds] if isinstance(kinds, str) else kinds:
+                if kind not in TYPE_WORDS:
+                    raise ValueError(f"unknown JSON Schema type {kind!r} in {node!r}")
+            ref = node.get("$ref")
+            if ref is not None:
+                self._resolve(ref)
+            required = node.get("required", [])
+            if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+                raise ValueError(f"'required' must be a list of names, got {required!r}")
+            if not isinstance(node.get("properties", {}), dict):
+                raise ValueError(f"'properties' must be an object, got {node['properties']!r}")
+            if not isinstance(node.get("enum", []), list):
+                raise ValueError(f"'enum' must be a list, got {node['enum']!r}")
+            pattern = node.get("pattern")
+            if pattern is not None:
+                try:
+                    self._patterns[pattern] = re.compile(pattern)
+                except (re.error, TypeError) as error:
+                    raise ValueError(f"invalid 'pattern' {pattern!r}: {error}") from error
+
+    def _resolve(self, ref: Any) -> dict[str, Any]:
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            raise ValueError(f"only local $ref pointers ('#/...') are supported, got {ref!r}")
+        node: Any = self.schema
+        for token in filter(None, ref[1:].split("/")):
+            key = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+            elif isinstance(node, dict) and key in node:
+                node = node[key]
+            else:
+                raise ValueError(f"$ref {ref!r} points to nothing in the schema")
+        if not isinstance(node, dict):
+            raise ValueError(f"$ref {ref!r} does not point to a schema")
+        return node
+
+    # ------------------------------------------------------------------ validation
+
+    def validate(self, value: Any) -> tuple[Any, list[ArgumentProblem]]:
+        """Validate ``value``; return the coerced value and the problems (empty when valid)."""
+        problems: list[ArgumentProblem] = []
+        result = self._check(self.schema, value, (), problems, True, 0)
+        return result, problems
+
+    def _check(
+        self,
+        schema: Any,
+        value: Any,
+        path: Path,
+        problems: list[ArgumentProblem],
+        coerce: bool,
+        hops: int,
+    ) -> Any:
+        if schema is True or schema == {}:
+            return value
+        if schema is False or not isinstance(schema, dict):
+            problems.append(ArgumentProblem(format_path(path), "no value is accepted here"))
+            return value
+        if len(path) > _MAX_DEPTH:
+            problems.append(ArgumentProblem(format_path(path), "the value is nested too deeply"))
+            return value
+        if "$ref" in schema:
+            if hops >= _MAX_REF_HOPS:
+                raise ValueError(f"the schema's $ref pointers loop ({schema['$ref']!r})")
+            value = self._check(
+                self._resolve(schema["$ref"]), value, path, problems, coerce, hops + 1
+            )
+        for branch in schema.get("allOf", ()):
+            value = self._check(branch, value, path, problems, coerce, hops)
+        for key in ("anyOf", "oneOf"):
+            if key in schema:
+                value, ok = self._branches(schema[key], value, path, problems, coerce, hops)
+                if not ok:
+                    return value
+        if "type" in schema:
+            value, ok = _check_type(schema["type"], value, path, problems, coerce)
+            if not ok:
+                return value
+        if "enum" in schema or "const" in schema:
+            return self._check_choice(schema, value, path, problems)
+        if isinstance(value, str):
+            self._check_string(schema, value, path, problems)
+        elif is_number(value):
+            self._check_number(schema, value, path, problems)
+        elif isinstance(value, list):
+            value = self._check_array(schema, value, path, problems, coerce)
+        elif isinstance(value, dict):
+            value = self._check_object(schema, value, path, problems, coerce)
+        return value
+
+    def _branches(
+        self,
+        branches: list[Any],
+        value: Any,
+        path: Path,
+        problems: list[ArgumentProblem],
+        coerce: bool,
+        hops: int,
+    ) -> tuple[Any, bool]:
+        """Take the first branch that accepts ``value`` exactly, else after coercion."""
+        attempts: list[list[ArgumentProblem]] = []
+        for allow in (False, True) if coerce else (False,):
+            attempts.clear()  # report the problems of the last (most lenient) round
+            for branch in branches:
+                found: list[ArgumentProblem] = []
+                result = self._check(branch, value, path, found, allow, hops)
+                if not found:
+                    return result, True
+                attempts.append(found)
+        here = format_path(path)
+        deeper = [found for found in attempts if all(p.path != here for p in found)]
+        if deeper:  # a branch of the right shape with bad content: report its problems
+            problems.extend(deeper[0])
+        else:
+            problems.extend(merge_alternatives(p for found in attempts for p in found))
+        return value, False
+
+    def _check_choice(
+        self, schema: dict[str, Any], value: Any, path: Path, problems: list[ArgumentProblem]
+    ) -> Any:
+        choices = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
+        for choice in choices:
+            if json_equal(choice, value):
+                return choice
+        if isinstance(value, str):  # "2" for an enum of numbers
+            for choice in choices:
+                if is_number(choice) and value.strip() == str(choice):
+                    return choice
+        listed = ", ".join(show_value(choice) for choice in choices)
+        expected = f"one of {listed}" if len(choices) > 1 else listed
+        problems.append(
+            ArgumentProblem(format_path(path), f"expected {expected}, got {show_value(value)}")
+        )
+        return value
+
+    def _check_string(
+        self, schema: dict[str, Any], value: str, path: Path, problems: list[ArgumentProblem]
+    ) -> None:
+        where = format_path(path)
+        _check_size(schema, len(value), "Length", "characters", where, problems)
+        pattern = schema.get("pattern")
+        if pattern is not None and not self._patterns[pattern].search(value):
+            problems.append(
+                ArgumentProblem(
+                    where, f"expected a string matching {pattern}, got {show_value(value)}"
+                )
+            )
+
+    @staticmethod
+    def _check_number(
+        schema: dict[str, Any], value: float, path: Path, problems: list[ArgumentProblem]
+    ) -> None:
+        if not schema.keys() & _NUMBER_KEYWORDS:
+            return
+        for keyword, sign, holds in _NUMBER_BOUNDS:
+            bound = schema.get(keyword)
+            if is_number(bound) and not holds(value, bound):
+                problems.append(
+                    ArgumentProblem(
+                        format_path(path),
+                        f"expected a number {sign} {bound}, got {show_value(value)}",
+                    )
+                )
+        step = schema.get("multipleOf")
+        if is_number(step) and step > 0 and (value / step) % 1 != 0:
+            problems.append(
+                ArgumentProblem(
+                    format_path(path), f"expected a multiple of {step}, got {show_value(value)}"
+                )
+            )
+
+    def _check_array(
+        self,
+        schema: dict[str, Any],
+        value: list[Any],
+        path: Path,
+        problems: list[ArgumentProblem],
+        coerce: bool,
+    ) -> list[Any]:
+        where = format_path(path)
+        _check_size(schema, len(value), "Items", "items", where, problems)
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items", True)
+        result = [
+            self._check(
+                prefix[i] if i < len(prefix) else items, item, (*path, i), problems, coerce, 0
+            )
+            for i, item in enumerate(value)
+        ]
+        if schema.get("uniqueItems") and any(
+            json_equal(result[i], result[j]) for i in range(len(result)) for j in range(i)
+        ):
+            problems.append(ArgumentProblem(where, "expected unique items, got duplicates"))
+        return result
+
+    def _check_object(
+        self,
+        schema: dict[str, Any],
+        value: dict[str, Any],
+        path: Path,
+        problems: list[ArgumentProblem],
+        coerce: bool,
+    ) -> dict[str, Any]:
+        where = format_path(path)
+        properties: dict[str, Any] = schema.get("properties", {})
+        missing = [name for name in schema.get("required", []) if name not in value]
+        if missing:
+            problems.append(missing_problem(missing, where))
+        extra = schema.get("additionalProperties", True)
+        unknown = [name for name in value if name not in properties]
+        if extra is False and unknown:
+            problems.append(unknown_problem(unknown, list(properties), where))
+        result: dict[str, Any] = {}
+        for name, item in value.items():
+            sub = properties.get(name, extra)
+            if sub is False:  # already reported as unknown
+                result[name] = item
+            else:
+                result[name] = self._check(sub, item, (*path, name), problems, coerce, 0)
+        for name, sub in properties.items():
+            if name not in result and isinstance(sub, dict) and "default" in sub:
+                result[name] = copy.deepcopy(sub["default"])
+        _check_size(schema, len(value), "Properties", "keys", where, problems)
+        return result

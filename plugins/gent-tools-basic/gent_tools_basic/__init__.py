@@ -1,0 +1,34 @@
+"""Basic tools for gent: ``calculator`` and ``current_time``.
+
+The tools are found through the ``gent`` entry point ``basic``. They can also be imported
+(``from gent_tools_basic import calculator``); the import is lazy so that loading the plugin
+module stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "calculator": "gent_tools_basic.calculator",
+    "current_time": "gent_tools_basic.clock",
+}
+
+if TYPE_CHECKING:
+    from gent_tools_basic.calculator import calculator
+    from gent_tools_basic.clock import current_time
+
+__all__ = ["__version__", "calculator", "current_time"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the tools on first use (PEP 562)."""
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'gent_tools_basic' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value

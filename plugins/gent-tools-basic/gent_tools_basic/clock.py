@@ -1,0 +1,86 @@
+"""The ``current_time`` tool: the current date and time, in any IANA time zone."""
+
+from __future__ import annotations
+
+import difflib
+from datetime import datetime, tzinfo
+from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from pydantic import Field
+
+from gent_core.errors import Location, ToolExecutionError
+from gent_core.tools import tool
+
+__all__ = ["UnknownTimeZoneError", "current_time"]
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_EXAMPLES = "'Europe/Paris', 'America/New_York', 'Asia/Tokyo' or 'UTC'"
+_MAX_ZONE_LENGTH = 64
+_NOT_ZONES = frozenset({"localtime", "posixrules", "Factory"})  # files in some zoneinfo dirs
+
+
+class UnknownTimeZoneError(ToolExecutionError):
+    """The time zone the model asked for does not exist.
+
+    Args:
+        zone: The zone as written.
+        suggestions: Close existing zone names.
+    """
+
+    def __init__(self, zone: str, suggestions: list[str]) -> None:
+        self.zone = zone
+        self.suggestions = suggestions
+        message = f"Unknown time zone {zone[:_MAX_ZONE_LENGTH]!r}."
+        if suggestions:
+            message += " Did you mean " + " or ".join(f"'{name}'" for name in suggestions) + "?"
+        super().__init__(
+            message,
+            location=Location(tool="current_time"),
+            hint=f"Write an IANA time zone name (Area/City) such as {_EXAMPLES}.",
+        )
+
+
+def _suggestions(zone: str) -> list[str]:
+    """Existing zone names close to ``zone`` (matching its city part first)."""
+    names = sorted(available_timezones() - _NOT_ZONES)
+    wanted = zone.strip().replace(" ", "_").lower()
+    by_case = [name for name in names if name.lower() == wanted]
+    if by_case:
+        return by_case
+    by_city = [name for name in names if name.rsplit("/", 1)[-1].lower() == wanted]
+    close = difflib.get_close_matches(zone, names, n=3, cutoff=0.6)
+    return list(dict.fromkeys(by_city + close))[:3]
+
+
+def _zone(name: str) -> tzinfo:
+    if len(name) <= _MAX_ZONE_LENGTH:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            pass
+    raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
+
+
+@tool
+def current_time(
+    timezone: Annotated[
+        str | None,
+        Field(
+            description="an IANA time zone such as Europe/Paris; "
+            "the computer's local time zone when omitted"
+        ),
+    ] = None,
+) -> dict[str, str]:
+    """Get the current date and time (ISO 8601), with the weekday and the time zone."""
+    if timezone is None or not timezone.strip():
+        now = datetime.now().astimezone()
+        zone_name = now.tzname() or "local"
+    else:
+        now = datetime.now(_zone(timezone.strip()))
+        zone_name = timezone.strip()
+    return {
+        "datetime": now.isoformat(timespec="seconds"),
+        "timezone": zone_name,
+        "weekday": _WEEKDAYS[now.weekday()],
+    }

@@ -1,0 +1,17 @@
+"""The ``basic`` plugin: registers the ``calculator`` and ``current_time`` tools."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gent_core.plugins.hookspecs import hookimpl
+from gent_core.tools.base import Tool
+
+
+@hookimpl
+def gent_register_tools() -> Sequence[Tool]:
+    """Supply the ``calculator`` and ``current_time`` tools."""
+    from gent_tools_basic.calculator import calculator
+    from gent_tools_basic.clock import current_time
+
+    return [calculator, current_time]

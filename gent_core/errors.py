@@ -19,6 +19,7 @@ __all__ = [
     "AmbiguousSectionError",
     "ComponentNotFoundError",
     "ConfigError",
+    "ConfigProblem",
     "GentError",
     "InvalidJSONError",
     "InvalidToolArgumentsError",
@@ -271,5 +272,78 @@ class AmbiguousComponentError(GentError):
         )
 
 
+@dataclass(frozen=True)
+class ConfigProblem:
+    """One thing wrong in a configuration: where, what was wrong and what is accepted.
+
+    Attributes:
+        message: What was wrong and what is accepted, e.g.
+            ``"expected an integer >= 1, got 'many'"``.
+        location: Where (file, line, column, dotted key path).
+    """
+
+    message: str
+    location: Location = Location()
+
+    def render(self) -> str:
+        """Return one line such as ``agent.yaml, line 6, key 'max_steps': expected ...``."""
+        where: list[str] = []
+        if self.location.file is not None:
+            where.append(self.location.file)
+        if self.location.line is not None:
+            where.append(f"line {self.location.line}")
+        if self.location.key:
+            where.append(f"key {self.location.key!r}")
+        if self.location.plugin is not None:
+            where.append(f"plugin {self.location.plugin!r}")
+        return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
 class ConfigError(GentError):
-    """A configuration file or mapping is invalid."""
+    """A configuration file or mapping is invalid.
+
+    Raised either with a single ``message`` (and a ``location``), or with ``problems``: every
+    problem found at once, rendered one per line (``file, line N, key 'k': what is wrong and
+    what is accepted``).
+
+    Args:
+        message: What went wrong; built from ``problems`` when omitted.
+        problems: Every problem found; the first one's location is :attr:`location`.
+        location: Where it happened (single-message form).
+        hint: What is accepted instead.
+
+    Attributes:
+        problems: The problems, in file order (one problem for the single-message form).
+    """
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        problems: Sequence[ConfigProblem] = (),
+        location: Location | None = None,
+        model_message: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self._rendered = bool(problems) and message is None
+        if not problems:
+            problems = (ConfigProblem(message or "invalid configuration", location or Location()),)
+        self.problems: tuple[ConfigProblem, ...] = tuple(problems)
+        if message is None:
+            lines = [problem.render() for problem in self.problems]
+            if len(lines) > 1:
+                source = self.problems[0].location.file
+                head = f"{len(lines)} problems in the configuration"
+                lines.insert(0, f"{source}: {head}:" if source else f"{head}:")
+            message = "\n".join(lines)
+        super().__init__(
+            message,
+            location=location if location is not None else self.problems[0].location,
+            model_message=model_message,
+            hint=hint,
+        )
+
+    def __str__(self) -> str:
+        if not self._rendered:
+            return super().__str__()
+        return f"{self.message}\n{self.hint}" if self.hint else self.message

@@ -1,0 +1,49 @@
+"""Agent configuration: a YAML file naming plugins, validated, with secrets kept out of logs.
+
+::
+
+    from gent_core.config import build_components, load_config
+
+    loaded = load_config("agent.yaml")          # ConfigError names file, line and key
+    components = build_components(loaded, registry)
+    log(loaded.redact(text))                     # every secret value becomes ***
+
+See ``docs/configuration.md`` for every key, ``${ENV_VAR}`` expansion and how errors look.
+"""
+
+from __future__ import annotations
+
+from gent_core.config.build import Components, build_components
+from gent_core.config.loading import LoadedConfig, format_key, load_config, parse_config
+from gent_core.config.models import (
+    AgentConfig,
+    ApprovalConfig,
+    ComponentSpec,
+    LimitsConfig,
+    PromptConfig,
+    TimeoutsConfig,
+)
+from gent_core.config.options import validate_options
+from gent_core.config.secrets import MASK, is_secret_key
+from gent_core.errors import ConfigError, ConfigProblem, Location
+
+__all__ = [
+    "MASK",
+    "AgentConfig",
+    "ApprovalConfig",
+    "ComponentSpec",
+    "Components",
+    "ConfigError",
+    "ConfigProblem",
+    "LimitsConfig",
+    "LoadedConfig",
+    "Location",
+    "PromptConfig",
+    "TimeoutsConfig",
+    "build_components",
+    "format_key",
+    "is_secret_key",
+    "load_config",
+    "parse_config",
+    "validate_options",
+]

@@ -1,0 +1,245 @@
+"""Building an agent's components from a loaded configuration and the plugin registry.
+
+Two phases, each reporting every problem at once:
+
+1. every component is looked up (unknown and ambiguous names are reported with the installed
+   names) and its options are validated (see :mod:`gent_core.config.options`);
+2. only when all of that is right, the components are created; a factory that raises, or
+   that returns something that is not the kind's contract class, is reported naming it.
+
+Every problem names the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from gent_core.config.loading import LoadedConfig
+from gent_core.config.models import ComponentSpec
+from gent_core.config.options import check_options
+from gent_core.config.yamldoc import KeyPath
+from gent_core.errors import (
+    AmbiguousComponentError,
+    ComponentNotFoundError,
+    ConfigError,
+    ConfigProblem,
+    GentError,
+)
+from gent_core.formats import TextFormat
+from gent_core.model import Model
+from gent_core.plugins.registry import ComponentEntry, ComponentKind, Registry
+from gent_core.termination import Termination
+from gent_core.toolchain import ToolChain
+from gent_core.tools.base import Tool
+
+__all__ = ["Components", "build_components"]
+
+_CONTRACTS: dict[ComponentKind, type] = {
+    "model": Model,
+    "format": TextFormat,
+    "toolchain": ToolChain,
+    "termination": Termination,
+    "tool": Tool,
+}
+
+
+@dataclass
+class Components:
+    """The components an agent is made of.
+
+    Attributes:
+        model: The model back end.
+        format: The text format.
+        toolchain: The tool chain, created with ``tools=`` :attr:`tools`.
+        termination: The termination.
+        tools: The tools, in config order.
+    """
+
+    model: Model
+    format: TextFormat
+    toolchain: ToolChain
+    termination: Termination
+    tools: list[Tool] = field(default_factory=list)
+
+
+@dataclass
+class _Plan:
+    """One component to create: where it is configured, its entry and its checked options."""
+
+    kind: ComponentKind
+    path: KeyPath
+    spec: ComponentSpec
+    entry: ComponentEntry
+    kwargs: dict[str, Any]
+
+
+class _Builder:
+    def __init__(self, loaded: LoadedConfig, registry: Registry) -> None:
+        self.loaded = loaded
+        self.registry = registry
+        self.problems: list[ConfigProblem] = []
+
+    # ------------------------------------------------------------------ locations
+
+    def name_path(self, path: KeyPath) -> KeyPath:
+        """The path of a component's name: ``tools.1.name``, or ``format`` (short form)."""
+        named = (*path, "name")
+        return named if named in self.loaded.marks else path
+
+    def option_path(self, path: KeyPath, option: KeyPath) -> KeyPath:
+        """The path of an option: ``model.temperature`` or ``model.options.temperature``."""
+        explicit = (*path, "options", *option)
+        if option and (*path, "options", option[0]) in self.loaded.marks:
+            return explicit
+        return (*path, *option)
+
+    def problem(self, message: str, path: KeyPath, plugin: str | None = None) -> None:
+        location = self.loaded.location_of(path)
+        if plugin is not None:
+            location = dataclasses.replace(location, plugin=plugin)
+        self.problems.append(ConfigProblem(message, location))
+
+    # ------------------------------------------------------------------ phase 1
+
+    def lookup(self, kind: ComponentKind, path: KeyPath, spec: ComponentSpec) -> _Plan | None:
+        where = self.name_path(path)
+        try:
+            entry = self.registry.get(kind, spec.name)
+        except ComponentNotFoundError as error:
+            message = f"no {kind} named {spec.name!r}"
+            if error.suggestion:
+                message += f" (did you mean {error.suggestion!r}?)"
+            listed = ", ".join(error.available) if error.available else "(none)"
+            self.problem(f"{message}; installed {kind}s: {listed}", where)
+            return None
+        except AmbiguousComponentError as error:
+            choices = ", ".join(f"{plugin}:{error.name}" for plugin in error.plugins)
+            self.problem(
+                f"{kind} {spec.name!r} is supplied by several plugins "
+                f"({', '.join(error.plugins)}); pick one with a qualified name: {choices}",
+                where,
+            )
+            return None
+        if kind == "tool" and not isinstance(entry.factory, type):
+            if spec.options:
+                given = ", ".join(repr(key) for key in spec.options)
+                self.problem(
+                    f"tool {spec.name!r} is a ready-made tool and takes no options; got {given}",
+                    self.option_path(path, (next(iter(spec.options)),)),
+                    entry.plugin,
+                )
+                return None
+            return _Plan(kind, path, spec, entry, {})
+        exclude = ("tools",) if kind == "toolchain" else ()
+
+        def is_secret(option: KeyPath, value: Any) -> bool:
+            return self.loaded.is_secret((*path, *option), value)
+
+        kwargs, problems = check_options(
+            entry.factory, spec.options, exclude=exclude, is_secret=is_secret
+        )
+        for option, message in problems:
+            self.problem(message, self.option_path(path, option), entry.plugin)
+        if kwargs is None:
+            return None
+        return _Plan(kind, path, spec, entry, kwargs)
+
+    # ------------------------------------------------------------------ phase 2
+
+    def create(self, plan: _Plan, extra: Mapping[str, Any] | None = None) -> Any:
+        factory = plan.entry.factory
+        label = f"{plan.kind} {plan.spec.name!r}"
+        where = self.name_path(plan.path)
+        if plan.kind == "tool" and not isinstance(factory, type):
+            component = factory
+        else:
+            try:
+                component = cast(Callable[..., Any], factory)(**plan.kwargs, **(extra or {}))
+            except Exception as error:  # noqa: BLE001 - any failure is reported, named
+                reason = self.loaded.redact(str(error))
+                if not isinstance(error, GentError) or not reason:
+                    reason = f"{type(error).__name__}: {reason}" if reason else type(error).__name__
+                self.problem(
+                    f"{label} could not be created: {reason}",
+                    where,
+                    plan.entry.plugin,
+                )
+                return None
+        contract = _CONTRACTS[plan.kind]
+        if not isinstance(component, contract):
+            self.problem(
+                f"{label} is not a {contract.__name__} (its factory gave a "
+                f"{type(component).__name__}); the plugin is broken",
+                where,
+                plan.entry.plugin,
+            )
+            return None
+        return component
+
+    def fail_if_problems(self) -> None:
+        if self.problems:
+            ordered = sorted(self.problems, key=lambda problem: problem.location.line or 0)
+            raise ConfigError(problems=ordered) from None
+
+
+def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
+    """Look up, validate and create every component of ``loaded``'s configuration.
+
+    Args:
+        loaded: The configuration (see :func:`gent_core.config.load_config`).
+        registry: Where components are looked up by name.
+
+    Returns:
+        The model, format, tool chain (created with ``tools=`` the tools), termination and
+        tools.
+
+    Raises:
+        ConfigError: Every problem at once, each with its file, line and key: an unknown
+            name (listing the installed ones and the closest), an ambiguous name (listing
+            the qualified choices), an invalid option (saying what is accepted), two tools
+            with the same name, a factory that raised (naming the component).
+    """
+    config = loaded.config
+    builder = _Builder(loaded, registry)
+    singles: list[tuple[ComponentKind, KeyPath, ComponentSpec]] = [
+        ("model", ("model",), config.model),
+        ("format", ("format",), config.format),
+        ("termination", ("termination",), config.termination),
+        ("toolchain", ("toolchain",), config.toolchain),
+    ]
+    plans = {kind: builder.lookup(kind, path, spec) for kind, path, spec in singles}
+    tool_plans = [
+        builder.lookup("tool", ("tools", index), spec) for index, spec in enumerate(config.tools)
+    ]
+    builder.fail_if_problems()
+
+    tools: list[Tool] = []
+    first: dict[str, int] = {}
+    for index, tool_plan in enumerate(tool_plans):
+        tool = builder.create(tool_plan) if tool_plan is not None else None
+        if tool is None:
+            continue
+        if tool.name in first:
+            builder.problem(
+                f"tool {tool.name!r} is listed twice (first as tools.{first[tool.name]})",
+                builder.name_path(("tools", index)),
+            )
+            continue
+        first[tool.name] = index
+        tools.append(tool)
+    created = {
+        kind: builder.create(plan, {"tools": list(tools)} if kind == "toolchain" else None)
+        for kind, plan in plans.items()
+        if plan is not None
+    }
+    builder.fail_if_problems()
+    return Components(
+        model=created["model"],
+        format=created["format"],
+        toolchain=created["toolchain"],
+        termination=created["termination"],
+        tools=tools,
+    )

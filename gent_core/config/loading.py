@@ -1,0 +1,270 @@
+"""Loading an agent configuration: YAML text -> :class:`LoadedConfig`.
+
+Every problem is reported with the file, the line and the key, and says what is accepted;
+all the problems found are reported at once (one per line) in a
+:class:`~gent_core.errors.ConfigError`. Secret values never appear in a message.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pydantic import ValidationError
+
+from gent_core.config.describe import problems_from_validation_error, show_value
+from gent_core.config.models import AgentConfig
+from gent_core.config.secrets import Redactor, is_secret_key, redact_value
+from gent_core.config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
+from gent_core.errors import ConfigError, ConfigProblem, Location
+
+__all__ = ["LoadedConfig", "format_key", "load_config", "parse_config"]
+
+
+def format_key(path: KeyPath) -> str:
+    """The dotted form of a key path: ``("tools", 1, "name")`` -> ``"tools.1.name"``."""
+    return ".".join(str(part) for part in path)
+
+
+@functools.cache
+def _config_schema() -> dict[str, Any]:
+    return AgentConfig.model_json_schema()
+
+
+@dataclass(frozen=True, repr=False)
+class LoadedConfig:
+    """A validated configuration, where it came from, and its secrets.
+
+    Attributes:
+        config: The validated configuration.
+        source: The file name as given (or ``"<string>"``).
+        secrets: Secret values (expanded ``${VAR}`` values, values under credential keys).
+        base_dir: The directory relative paths were resolved against.
+        marks: Where each key path was written.
+    """
+
+    config: AgentConfig
+    source: str
+    secrets: frozenset[str] = frozenset()
+    base_dir: Path = field(default_factory=Path.cwd)
+    marks: Mapping[KeyPath, Mark] = field(default_factory=dict)
+
+    @functools.cached_property
+    def _redactor(self) -> Redactor:
+        return Redactor(self.secrets)
+
+    def redact(self, text: str) -> str:
+        """Return ``text`` with every secret value replaced by ``***``.
+
+        Everything that logs or writes a transcript passes its text through this.
+        """
+        return self._redactor.redact(text)
+
+    def is_secret(self, path: KeyPath, value: Any) -> bool:
+        """Whether the value at ``path`` must not be shown (a secret, or under a secret key)."""
+        return any(is_secret_key(part) for part in path) or self._redactor.contains_secret(value)
+
+    def redacted_dict(self) -> dict[str, Any]:
+        """The configuration as a JSON-ready dict, every secret masked as ``***``."""
+        data = self.config.model_dump(mode="json")
+        redacted: dict[str, Any] = redact_value(data, self._redactor)
+        return redacted
+
+    def location_of(self, key_path: KeyPath | str) -> Location:
+        """Where ``key_path`` was written: file, line, column and dotted key.
+
+        Args:
+            key_path: A tuple such as ``("tools", 1, "name")`` or its dotted form.
+
+        Returns:
+            The location of the key, or of its nearest parent written in the file (the line
+            is ``None`` when not even a parent was written, e.g. a default value).
+        """
+        if isinstance(key_path, str):
+            key_path = tuple(
+                int(part) if part.isdigit() else part for part in key_path.split(".") if part
+            )
+        return _locate(self.marks, self.source, tuple(key_path))
+
+    def __repr__(self) -> str:
+        return (
+            f"LoadedConfig(source={self.source!r}, config={self.config!r}, "
+            f"secrets=<{len(self.secrets)} hidden>)"
+        )
+
+
+def _raise(problems: list[ConfigProblem]) -> NoReturn:
+    """Raise every problem, in file order, without chaining (causes may quote secrets)."""
+    ordered = sorted(problems, key=lambda problem: problem.location.line or 0)
+    raise ConfigError(problems=ordered) from None
+
+
+def _document_problems(document: Document, source: str) -> list[ConfigProblem]:
+    problems = []
+    for path, message, mark in document.problems:
+        where = mark or _nearest(document.marks, path)
+        problems.append(
+            ConfigProblem(
+                message,
+                Location(
+                    file=source,
+                    line=where.line if where else None,
+                    column=where.column if where else None,
+                    key=format_key(path) or None,
+                ),
+            )
+        )
+    return problems
+
+
+def _nearest(marks: Mapping[KeyPath, Mark], path: KeyPath) -> Mark | None:
+    while path not in marks and path:
+        path = path[:-1]
+    return marks.get(path)
+
+
+def _locate(marks: Mapping[KeyPath, Mark], source: str, path: KeyPath) -> Location:
+    """The location of ``path``, or of its nearest parent other than the document itself."""
+    probe = path
+    while probe not in marks and probe:
+        probe = probe[:-1]
+    mark = marks.get(probe) if probe or not path else None
+    return Location(
+        file=source,
+        line=mark.line if mark else None,
+        column=mark.column if mark else None,
+        key=format_key(path) or None,
+    )
+
+
+def parse_config(
+    text: str,
+    *,
+    source: str = "<string>",
+    base_dir: str | os.PathLike[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> LoadedConfig:
+    """Parse and validate a YAML configuration.
+
+    Args:
+        text: The YAML text.
+        source: The file name used in messages.
+        base_dir: Where a relative ``working_directory`` is resolved (default: the current
+            directory).
+        environ: The environment ``${VAR}`` references are read from (default:
+            ``os.environ``).
+
+    Returns:
+        The validated configuration with its secrets and key positions.
+
+    Raises:
+        ConfigError: Listing every problem with its file, line and key, and what is
+            accepted: invalid YAML, not a mapping, an unset variable, an unknown key, a value
+            of the wrong type, a working directory that does not exist...
+    """
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    try:
+        document = read_document(text, os.environ if environ is None else environ)
+    except YAMLSyntaxError as error:
+        mark = error.mark
+        location = Location(
+            file=source, line=mark.line if mark else None, column=mark.column if mark else None
+        )
+        message = f"invalid YAML: {error.message}"
+        lines = text.splitlines()
+        if mark and "${" in "".join(lines[max(mark.line - 2, 0) : mark.line]):
+            message += " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
+        _raise([ConfigProblem(message, location)])
+    if document.data is None and not document.problems:
+        _raise(
+            [
+                ConfigProblem(
+                    "the configuration is empty; it needs at least a 'model' key "
+                    "(e.g. 'model: llamacpp')",
+                    Location(file=source),
+                )
+            ]
+        )
+    redactor = Redactor(document.secrets)
+
+    def is_secret(path: KeyPath, value: Any) -> bool:
+        return any(is_secret_key(part) for part in path) or redactor.contains_secret(value)
+
+    if not isinstance(document.data, dict) and not document.problems:
+        mark = document.marks.get(())
+        got = show_value(document.data, secret=is_secret((), document.data))
+        _raise(
+            [
+                ConfigProblem(
+                    "the configuration must be a mapping of keys (model, format, toolchain, "
+                    f"termination, tools, ...), got {got}",
+                    Location(file=source, line=mark.line if mark else None),
+                )
+            ]
+        )
+    problems = _document_problems(document, source)
+    # values that could not be read are None: their validation errors would only repeat them
+    unreadable = [path for path, _, mark in document.problems if mark is None]
+    try:
+        config = AgentConfig.model_validate(document.data, context={"base_dir": base})
+    except ValidationError as error:
+        found = problems_from_validation_error(error, _config_schema(), is_secret=is_secret)
+        problems += [
+            ConfigProblem(message, _locate(document.marks, source, path))
+            for path, message in found
+            if not any(path[: len(bad)] == bad for bad in unreadable)
+        ]
+    if problems:
+        _raise(problems)
+    loaded = LoadedConfig(config, source, frozenset(redactor.secrets), base, document.marks)
+    config.attach_secrets(loaded.secrets)
+    directory = config.working_directory
+    if not directory.is_dir():
+        state = "is not a directory" if directory.exists() else "does not exist"
+        _raise(
+            [
+                ConfigProblem(
+                    f"the working directory {loaded.redact(str(directory))} {state}; "
+                    "expected an existing directory (relative paths are resolved against "
+                    "the config file's directory)",
+                    loaded.location_of(("working_directory",)),
+                )
+            ]
+        )
+    return loaded
+
+
+def load_config(
+    path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None
+) -> LoadedConfig:
+    """Read and validate the YAML configuration file at ``path``.
+
+    A relative ``working_directory`` is resolved against the file's directory.
+
+    Args:
+        path: The file.
+        environ: The environment ``${VAR}`` references are read from (default:
+            ``os.environ``).
+
+    Raises:
+        ConfigError: When the file cannot be read, or see :func:`parse_config`.
+    """
+    source = os.fspath(path)
+    file = Path(source)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        message = "config file not found"
+    except IsADirectoryError:
+        message = "is a directory, not a config file"
+    except UnicodeDecodeError as error:
+        message = f"not UTF-8 text (byte {error.start})"
+    except OSError as error:
+        message = f"cannot read the config file: {error.strerror or error}"
+    else:
+        return parse_config(text, source=source, base_dir=file.parent.resolve(), environ=environ)
+    raise ConfigError(problems=[ConfigProblem(message, Location(file=source))])

@@ -1,0 +1,274 @@
+"""The pydantic models of an agent configuration (what ``agent.yaml`` holds).
+
+Every model forbids unknown keys. A component (model, format, tool chain, termination, tool)
+is written either as its plugin name (``xml``) or as a mapping holding its name and its
+options (``{name: json, schema: "pkg.models:Answer"}``); see :class:`ComponentSpec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from gent_core.config.secrets import Redactor, redact_value
+
+if TYPE_CHECKING:
+    from gent_core.context import Limits
+
+__all__ = [
+    "AgentConfig",
+    "ApprovalConfig",
+    "ComponentSpec",
+    "LimitsConfig",
+    "PromptConfig",
+    "TimeoutsConfig",
+]
+
+
+def _no_bool(value: Any) -> Any:
+    """Refuse ``true``/``false`` where a number is expected (pydantic would read 1/0)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid number")
+    return value
+
+
+_Count = Annotated[int, Field(ge=1), BeforeValidator(_no_bool)]
+_Seconds = Annotated[float, Field(gt=0), BeforeValidator(_no_bool)]
+
+
+ACCEPTED_SPEC = "a plugin name or a mapping {name: ..., <options>}"
+"""How a component is written, for error messages."""
+
+
+class _Redacting(BaseModel):
+    """Masks the configuration's secret values in ``repr()`` and ``str()``."""
+
+    _secrets: frozenset[str] = PrivateAttr(default=frozenset())
+
+    def __repr__(self) -> str:
+        return Redactor(self._secrets).redact(super().__repr__())
+
+    def __str__(self) -> str:
+        return Redactor(self._secrets).redact(super().__str__())
+
+
+class ComponentSpec(_Redacting):
+    """Which plugin component to use, and its options.
+
+    Accepted forms (``name`` may be qualified as ``plugin:component``)::
+
+        format: xml
+        termination: {name: json, schema: "pkg.models:Answer"}
+        model: {name: openai, options: {model: gpt-4o-mini}}   # explicit options mapping
+
+    In the short mapping form every key except ``name`` is an option. The explicit form
+    (only ``name`` and an ``options`` mapping) is for components that take an option called
+    ``name`` or ``options``.
+
+    Attributes:
+        name: The component name.
+        options: Keyword arguments for the component's factory, validated against the
+            component's own options (see :func:`gent_core.config.validate_options`).
+    """
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"x-accepted": ACCEPTED_SPEC})
+
+    name: str = Field(min_length=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_short_forms(cls, data: Any) -> Any:
+        if isinstance(data, ComponentSpec):
+            return data
+        if isinstance(data, str):
+            return {"name": data.strip()}
+        if not isinstance(data, Mapping):
+            raise ValueError(f"expected {ACCEPTED_SPEC}")
+        if "name" not in data:
+            keys = ", ".join(str(key) for key in data) or "none"
+            raise ValueError(
+                f"a component mapping needs a 'name' key (the plugin name); its keys are: {keys}"
+            )
+        options = data.get("options")
+        if set(data) <= {"name", "options"} and isinstance(options, Mapping):
+            return {"name": data["name"], "options": dict(options)}
+        return {
+            "name": data["name"],
+            "options": {key: value for key, value in data.items() if key != "name"},
+        }
+
+    @field_validator("name")
+    @classmethod
+    def _strip_name(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("expected a plugin name (a non-empty string)")
+        return value
+
+    @model_serializer(mode="plain")
+    def _short_form(self) -> str | dict[str, Any]:
+        """Serialize as written: the name alone, or ``{name: ..., <options>}``."""
+        if not self.options:
+            return self.name
+        options = self.options
+        if "name" in options or (
+            set(options) == {"options"} and isinstance(options["options"], Mapping)
+        ):
+            return {"name": self.name, "options": dict(options)}
+        return {"name": self.name, **options}
+
+    def __repr_args__(self) -> Any:
+        yield "name", self.name
+        yield "options", redact_value(self.options, Redactor(self._secrets))
+
+
+def _component(name: str) -> Any:
+    return Field(default_factory=lambda: ComponentSpec(name=name))
+
+
+class PromptConfig(BaseModel):
+    """Additions to (and overrides of) the default system prompt; all optional.
+
+    Attributes:
+        role: Replaces the default role/behaviour paragraph.
+        instructions: Replaces the default "how to think and act" paragraph.
+        rules: Extra rules appended to the default rules.
+        append: Free text appended at the end of the system prompt.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: str | None = None
+    instructions: str | None = None
+    rules: list[str] = Field(default_factory=list)
+    append: str | None = None
+
+
+class ApprovalConfig(BaseModel):
+    """Which tools run without asking, never run, or need approval, by tool name.
+
+    Patterns are shell-style (``fnmatch``: ``write_*``). Deny wins over ask, ask over allow;
+    a name matching no pattern gets ``default``.
+
+    Attributes:
+        allow: Patterns of tools that run without asking.
+        deny: Patterns of tools that never run.
+        ask: Patterns of tools that run only when approved.
+        default: The verdict for tools matching no pattern.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    allow: list[str] = Field(default_factory=list)
+    deny: list[str] = Field(default_factory=list)
+    ask: list[str] = Field(default_factory=list)
+    default: Literal["allow", "deny", "ask"] = "allow"
+
+
+class TimeoutsConfig(BaseModel):
+    """Timeouts, in seconds.
+
+    Attributes:
+        tool: Default seconds a tool call may take (a tool may set its own).
+        model: Seconds one model call may take; ``None`` for no limit.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: _Seconds = 60.0
+    model: _Seconds | None = None
+
+
+class LimitsConfig(BaseModel):
+    """Bounds of a run besides the number of steps.
+
+    Attributes:
+        max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
+        max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
+            run stops.
+        max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_consecutive_format_errors: _Count = 3
+    max_consecutive_tool_errors: _Count = 3
+    max_tool_output_chars: _Count = 16_000
+
+
+class AgentConfig(_Redacting):
+    """An agent, as configured in a YAML file.
+
+    Attributes:
+        model: The model back end (required).
+        format: How sections are written (``xml``, ``markdown``).
+        toolchain: How tool calls are written (``json``, ``yaml``).
+        termination: How the final answer is read (``text``, ``json``).
+        tools: The tools the model may call.
+        thinking: Whether the model is asked for a thinking section before acting.
+        max_steps: Model calls allowed in one run.
+        timeouts: Tool and model timeouts.
+        limits: Error and output-size limits.
+        working_directory: The directory tools work in; a relative path is resolved against
+            the config file's directory when loaded from a file.
+        prompt: System prompt additions and overrides.
+        approval: Which tools may run without asking.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: ComponentSpec
+    format: ComponentSpec = _component("xml")
+    toolchain: ComponentSpec = _component("json")
+    termination: ComponentSpec = _component("text")
+    tools: list[ComponentSpec] = Field(default_factory=list)
+    thinking: bool = True
+    max_steps: _Count = 10
+    timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    working_directory: Path = Field(Path("."), validate_default=True)
+    prompt: PromptConfig = Field(default_factory=PromptConfig)
+    approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
+
+    @field_validator("working_directory")
+    @classmethod
+    def _resolve_directory(cls, value: Path, info: ValidationInfo) -> Path:
+        base = info.context.get("base_dir") if isinstance(info.context, Mapping) else None
+        value = value.expanduser()
+        if base is not None and not value.is_absolute():
+            value = Path(base) / value
+        return value.resolve() if base is not None else value
+
+    def limits_object(self) -> Limits:
+        """Return the run's :class:`~gent_core.context.Limits`."""
+        from gent_core.context import Limits
+
+        return Limits(
+            max_steps=self.max_steps,
+            tool_timeout=self.timeouts.tool,
+            model_timeout=self.timeouts.model,
+            max_tool_output_chars=self.limits.max_tool_output_chars,
+            max_consecutive_format_errors=self.limits.max_consecutive_format_errors,
+            max_consecutive_tool_errors=self.limits.max_consecutive_tool_errors,
+        )
+
+    def attach_secrets(self, secrets: frozenset[str]) -> None:
+        """Remember ``secrets`` so ``repr()``/``str()`` of this config never show them."""
+        self._secrets = secrets
+        for spec in (self.model, self.format, self.toolchain, self.termination, *self.tools):
+            spec._secrets = secrets

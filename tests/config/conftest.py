@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
+from gent_core import builtin as core_plugin
 from gent_core import hookimpl
 from gent_core.context import ExecutionContext
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.model import Model, ModelChunk, ModelRequest
 from gent_core.sections import FormattedSection, ParsedSection, ParseResult, Section
-from gent_core.terminations import plugin as core_plugin
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.base import Tool

@@ -118,7 +118,7 @@ tools:
     error = build_error(fakes, text)
     assert str(error).splitlines() == [
         "agent.yaml: 4 problems in the configuration:",
-        "agent.yaml, line 1, key 'model': no model named 'nope'; installed models: fake",
+        "agent.yaml, line 1, key 'model': no model named 'nope'; installed models: fake, scripted",
         "agent.yaml, line 3, key 'toolchain': no toolchain named 'json'; installed "
         "toolchains: calls",
         "agent.yaml, line 5, key 'termination.name': no termination named 'txt' (did you mean "

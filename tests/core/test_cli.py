@@ -34,7 +34,7 @@ def test_plugins_json_lists_the_core_plugin(capsys: pytest.CaptureFixture[str]) 
     assert core["version"] == __version__
     assert core["status"] == "loaded"
     assert core["error"] is None
-    assert core["components"] == {"termination": ["text", "json"]}
+    assert core["components"] == {"termination": ["text", "json"], "model": ["scripted"]}
 
 
 def test_table_shows_components_and_last_error_line() -> None:
@@ -53,7 +53,7 @@ def test_table_shows_components_and_last_error_line() -> None:
 def test_import_gent_core_imports_no_plugin_and_nothing_heavy() -> None:
     probe = (
         "import sys, gent_core\n"
-        "heavy = [m for m in ('pydantic', 'yaml', 'pluggy', 'gent_core.terminations.plugin') "
+        "heavy = [m for m in ('pydantic', 'yaml', 'pluggy', 'gent_core.builtin') "
         "if m in sys.modules]\n"
         "plugins = [m for m in sys.modules if m.startswith('gent_') and m != 'gent_core']\n"
         "print(heavy, plugins)\n"

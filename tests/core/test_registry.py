@@ -178,7 +178,7 @@ def test_strict_mode_makes_registration_failure_fatal() -> None:
 
 
 def test_builtin_core_plugin_supplies_terminations(gent_plugins: PluginSandbox) -> None:
-    from gent_core.terminations import plugin
+    from gent_core import builtin as plugin
 
     gent_plugins.register(plugin, "core")
     registry = gent_plugins.registry()

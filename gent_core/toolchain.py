@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from gent_core.context import ExecutionContext
     from gent_core.errors import GentError
     from gent_core.formats import TextFormat
+    from gent_core.grammar.builder import GrammarBuilder
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
@@ -80,7 +81,10 @@ class ToolChain(ABC):
     """A section (default name ``action``) whose content holds tool calls.
 
     A tool chain lists its tools in the prompt (:attr:`guidance`), reads calls from the
-    section's text (:meth:`parse`) and runs them (:meth:`execute`).
+    section's text (:meth:`parse`) and runs them (:meth:`execute`). A subclass supplies the
+    call language: :attr:`guidance`, :meth:`parse` and, optionally, :meth:`format_output`
+    (how a tool's raw output is written); :meth:`execute` is shared by every chain (see
+    :mod:`gent_core.execution`).
 
     Args:
         tools: The tools the model may call.
@@ -112,6 +116,28 @@ class ToolChain(ABC):
         """Return the tool called ``name``, or ``None``."""
         return self._tools.get(name)
 
+    def describe_tools(self) -> str:
+        """Every tool on one line each (``- name(arguments) — description``), for guidance."""
+        from gent_core.tools.describe import describe_tools
+
+        return describe_tools(self.tools)
+
+    def format_output(self, output: Any) -> str:
+        """Write a tool's raw output as observation text.
+
+        The default keeps a string as it is and writes anything else as compact JSON
+        (pydantic models, dataclasses, dates, paths and sets included). Chains override it
+        to write their own language (YAML...).
+
+        Raises:
+            Exception: When ``output`` cannot be written; the call becomes an error result.
+        """
+        if isinstance(output, str):
+            return output
+        from gent_core.serialize import dumps_json
+
+        return dumps_json(output)
+
     @property
     @abstractmethod
     def guidance(self) -> str:
@@ -126,15 +152,27 @@ class ToolChain(ABC):
                 name, a call that was cut off...), with a model-facing message.
         """
 
-    @abstractmethod
     async def execute(
         self, content: str, format: TextFormat, context: ExecutionContext
     ) -> ToolChainResult:
         """Parse ``content``, run the calls concurrently and format the observation.
 
-        Per-call errors (unknown tool, invalid arguments, exception, timeout) become error
-        results and observation text; they are not raised.
+        Per-call errors (unknown tool, invalid arguments, exception, timeout, a denial by a
+        hook, a clipboard file outside the working directory) become error results and
+        observation text; they are not raised. See :func:`gent_core.execution.execute_calls`.
 
         Raises:
-            ParseError: When ``content`` cannot be read as calls at all.
+            ParseError: When ``content`` cannot be read as calls at all (nothing runs).
         """
+        from gent_core.execution import execute_calls
+
+        return await execute_calls(self, self.parse(content), format, context)
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
+        """Optional: return the GBNF expression of this section's content (the calls, limited
+        to :attr:`tools` and their argument schemas), adding helper rules to ``builder``.
+
+        The default ``None`` uses gent's built-in rules for the ``json`` and ``yaml`` call
+        syntaxes (see ``gent_core.grammar.calls``).
+        """
+        return None

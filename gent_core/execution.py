@@ -1,0 +1,334 @@
+"""The shared engine that runs parsed tool calls and writes the observation.
+
+Every tool chain executes through :func:`execute_calls`, so every chain behaves the same:
+
+* calls run **concurrently** (``asyncio.gather``); results keep the call order;
+* for each call the ``gent_before_tool_call`` hook may deny it (an error result giving the
+  reason) or replace it; the tool is looked up (:class:`~gent_core.errors.UnknownToolError`
+  lists the available ones); arguments are validated
+  (:class:`~gent_core.errors.InvalidToolArgumentsError`); the tool runs within its timeout
+  (:class:`~gent_core.errors.ToolTimeoutError`) and the run's cancellation; an exception
+  becomes :class:`~gent_core.errors.ToolExecutionError` with its type and message (never a
+  traceback); the ``gent_after_tool_call`` hook may replace the result;
+* clipboard files must resolve inside the working directory
+  (:func:`gent_core.observation.check_clipboard_files`), else the call is an error;
+* each result is rendered by the chain (:meth:`~gent_core.toolchain.ToolChain.format_output`),
+  cut to ``limits.max_tool_output_chars``, put in a section named after the tool and wrapped
+  in the format's observation. Errors read ``Error: <model message>`` in the observation and
+  stay available in :attr:`~gent_core.toolchain.ToolChainResult.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gent_core.errors import (
+    GentError,
+    InvalidToolArgumentsError,
+    Location,
+    ToolError,
+    ToolExecutionError,
+    ToolTimeoutError,
+    UnknownToolError,
+)
+from gent_core.observation import (
+    check_clipboard_files,
+    error_text,
+    section_name_for,
+    truncate_output,
+)
+from gent_core.plugins.decisions import ToolCallDecision
+from gent_core.sections import FormattedSection
+from gent_core.toolchain import ToolCall, ToolChainResult
+from gent_core.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from gent_core.context import ExecutionContext
+    from gent_core.formats import TextFormat
+    from gent_core.toolchain import ToolChain
+    from gent_core.tools.base import Tool
+
+__all__ = ["CANCEL_POLL", "ToolCallDeniedError", "ToolCancelledError", "execute_calls"]
+
+CANCEL_POLL = 0.05
+"""Seconds between checks of the run's cancellation while a tool runs."""
+
+
+class ToolCallDeniedError(ToolError):
+    """A ``gent_before_tool_call`` hook denied the call (or failed while deciding)."""
+
+
+class ToolCancelledError(ToolError):
+    """The run was cancelled before or while the tool ran."""
+
+
+@dataclass
+class _Outcome:
+    call: ToolCall
+    result: ToolResult
+    text: str
+
+
+def _failure(error: GentError) -> ToolResult:
+    return ToolResult(output=None, status="error", error=error)
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    """Retrieve an abandoned task's outcome so asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
+class _Runner:
+    """Runs the calls of one action section against ``chain`` in ``context``."""
+
+    def __init__(self, chain: ToolChain, context: ExecutionContext) -> None:
+        self.chain = chain
+        self.context = context
+
+    # ------------------------------------------------------------------ hooks
+
+    def _before(self, call: ToolCall, tool: Tool | None) -> tuple[ToolCall, ToolResult | None]:
+        """Fire ``gent_before_tool_call``; return the call to run, or an error result."""
+        manager = self.context.plugin_manager
+        if manager is None:
+            return call, None
+        try:
+            decision: object = manager.hook.gent_before_tool_call(
+                call=call, tool=tool, context=self.context
+            )
+        except Exception as error:  # noqa: BLE001 - a failing policy blocks the call
+            return call, _failure(
+                ToolCallDeniedError(
+                    f"gent_before_tool_call failed for {call.tool!r}: "
+                    f"{type(error).__name__}: {error}",
+                    location=Location(tool=call.tool),
+                    model_message=(
+                        f"The call to {call.tool!r} was not run: checking it failed "
+                        f"({type(error).__name__}: {error})."
+                    ),
+                )
+            )
+        if decision is None:
+            return call, None
+        if not isinstance(decision, ToolCallDecision):
+            return call, _failure(
+                ToolCallDeniedError(
+                    f"gent_before_tool_call returned {decision!r}, not a ToolCallDecision",
+                    location=Location(tool=call.tool),
+                    model_message=f"The call to {call.tool!r} was not run: checking it failed.",
+                )
+            )
+        if decision.action == "deny":
+            reason = decision.reason or "denied by policy"
+            return call, _failure(
+                ToolCallDeniedError(
+                    f"call to {call.tool!r} denied: {reason}",
+                    location=Location(tool=call.tool),
+                    model_message=f"The call to {call.tool!r} was denied: {reason}",
+                )
+            )
+        if decision.call is not None:
+            replacement = decision.call
+            return dataclasses.replace(replacement, id=replacement.id or call.id), None
+        return call, None
+
+    def _after(self, call: ToolCall, result: ToolResult) -> ToolResult:
+        manager = self.context.plugin_manager
+        if manager is None:
+            return result
+        try:
+            replaced: ToolResult | None = manager.hook.gent_after_tool_call(
+                call=call, result=result, context=self.context
+            )
+        except Exception as error:  # noqa: BLE001 - reported to the model, never raised
+            return _failure(
+                ToolExecutionError(
+                    f"gent_after_tool_call failed for {call.tool!r}: "
+                    f"{type(error).__name__}: {error}",
+                    location=Location(tool=call.tool),
+                    model_message=(
+                        f"The result of {call.tool!r} was withheld: processing it failed "
+                        f"({type(error).__name__}: {error})."
+                    ),
+                )
+            )
+        return result if replaced is None else ToolResult.wrap(replaced)
+
+    # ------------------------------------------------------------------ running
+
+    def _cancelled_error(self, name: str) -> ToolCancelledError:
+        reason = self.context.cancellation.reason or "cancelled"
+        return ToolCancelledError(
+            f"tool {name!r} cancelled: {reason}",
+            location=Location(tool=name),
+            model_message=f"Tool {name!r} was cancelled ({reason}).",
+        )
+
+    def _validate(self, tool: Tool, call: ToolCall) -> dict[str, Any] | ToolResult:
+        try:
+            return tool.validate_arguments(call.args)
+        except GentError as error:
+            return _failure(error)
+        except Exception as error:  # noqa: BLE001 - a validator bug is still a bad-arguments error
+            return _failure(
+                InvalidToolArgumentsError(
+                    f"invalid arguments for {tool.name!r}: {type(error).__name__}: {error}",
+                    location=Location(tool=tool.name),
+                    model_message=f"Invalid arguments for tool {tool.name!r}: {error}",
+                )
+            )
+
+    async def _wait(self, task: asyncio.Future[Any], timeout: float) -> str | None:
+        """Wait for ``task``; stop it at the timeout or when the run is cancelled.
+
+        Returns:
+            ``None`` when the task finished, else ``"timeout"`` or ``"cancelled"`` (the task
+            is then cancelled and abandoned).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        cancellation = self.context.cancellation
+        try:
+            while True:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    stopped = "timeout"
+                    break
+                done, _ = await asyncio.wait({task}, timeout=min(remaining, CANCEL_POLL))
+                if done:
+                    return None
+                if cancellation.cancelled:
+                    stopped = "cancelled"
+                    break
+        except asyncio.CancelledError:
+            task.cancel()
+            task.add_done_callback(_consume)
+            raise
+        task.cancel()
+        task.add_done_callback(_consume)
+        return stopped
+
+    async def _invoke(self, tool: Tool, call: ToolCall) -> ToolResult:
+        if self.context.cancellation.cancelled:
+            return _failure(self._cancelled_error(tool.name))
+        arguments = self._validate(tool, call)
+        if isinstance(arguments, ToolResult):
+            return arguments
+        timeout = tool.timeout if tool.timeout is not None else self.context.limits.tool_timeout
+        task = asyncio.ensure_future(tool.call(arguments, self.context))
+        stopped = await self._wait(task, timeout)
+        if stopped == "cancelled":
+            return _failure(self._cancelled_error(tool.name))
+        if stopped == "timeout":
+            return _failure(
+                ToolTimeoutError(
+                    f"tool {tool.name!r} did not finish within {timeout:g} s",
+                    location=Location(tool=tool.name),
+                    model_message=f"Tool {tool.name!r} did not finish within {timeout:g} s.",
+                )
+            )
+        try:
+            value = task.result()
+        except asyncio.CancelledError:
+            return _failure(self._cancelled_error(tool.name))
+        except GentError as error:
+            return _failure(error)
+        except Exception as error:  # noqa: BLE001 - any tool exception becomes an error result
+            failure = ToolExecutionError(
+                f"tool {tool.name!r} raised {type(error).__name__}: {error}",
+                location=Location(tool=tool.name),
+                model_message=f"Tool {tool.name!r} failed: {type(error).__name__}: {error}",
+            )
+            failure.__cause__ = error
+            return _failure(failure)
+        return _normalized(ToolResult.wrap(value), tool.name)
+
+    def _render(self, call: ToolCall, result: ToolResult) -> tuple[ToolResult, str]:
+        if not result.ok:
+            assert result.error is not None  # ensured by _normalized
+            return result, error_text(result.error)
+        try:
+            text = self.chain.format_output(result.output)
+        except Exception as error:  # noqa: BLE001 - unformattable output is the tool's error
+            problem = ToolExecutionError(
+                f"output of {call.tool!r} could not be formatted: {type(error).__name__}: {error}",
+                location=Location(tool=call.tool),
+                model_message=(
+                    f"Tool {call.tool!r} returned output that could not be written as "
+                    f"text ({type(error).__name__}: {error})."
+                ),
+            )
+            return _failure(problem), error_text(problem)
+        return result, truncate_output(text, self.context.limits.max_tool_output_chars)
+
+    async def run(self, call: ToolCall) -> _Outcome:
+        """Run one call through hooks, lookup, validation, the tool and formatting."""
+        call, denied = self._before(call, self.chain.get_tool(call.tool))
+        tool = self.chain.get_tool(call.tool)
+        if denied is not None:
+            result = denied
+        elif tool is None:
+            result = _failure(UnknownToolError(call.tool, [t.name for t in self.chain.tools]))
+        else:
+            result = await self._invoke(tool, call)
+        result = _normalized(self._after(call, result), call.tool)
+        if result.ok and result.clipboard_files:
+            result = check_clipboard_files(result, self.context.working_directory, call.tool)
+        result, text = self._render(call, result)
+        return _Outcome(call, result, text)
+
+
+def _normalized(result: ToolResult, name: str) -> ToolResult:
+    """Make sure an error result carries an error object."""
+    if result.ok or result.error is not None:
+        return result
+    message = str(result.output) if result.output is not None else "the tool reported an error"
+    error = ToolExecutionError(
+        f"tool {name!r} reported an error: {message}",
+        location=Location(tool=name),
+        model_message=f"Tool {name!r} failed: {message}",
+    )
+    return dataclasses.replace(result, error=error)
+
+
+async def execute_calls(
+    chain: ToolChain,
+    calls: Sequence[ToolCall],
+    text_format: TextFormat,
+    context: ExecutionContext,
+) -> ToolChainResult:
+    """Run ``calls`` concurrently with ``chain``'s tools and format the observation.
+
+    Args:
+        chain: The tool chain: its tools, and how it renders raw outputs.
+        calls: The parsed calls, in order.
+        text_format: The format writing the tool sections and the observation wrapper.
+        context: Working directory, limits, cancellation and plugin hooks of the run.
+
+    Returns:
+        The observation text (``""`` without calls), media in call order, and one result and
+        one error entry per call. Per-call errors are results, never raised.
+    """
+    if not calls:
+        return ToolChainResult()
+    runner = _Runner(chain, context)
+    if len(calls) == 1:
+        outcomes = [await runner.run(calls[0])]
+    else:
+        outcomes = list(await asyncio.gather(*(runner.run(call) for call in calls)))
+    sections = [
+        FormattedSection(section_name_for(outcome.call.tool), outcome.text) for outcome in outcomes
+    ]
+    results = [outcome.result for outcome in outcomes]
+    return ToolChainResult(
+        text=text_format.format_observation(sections),
+        media=[part for result in results for part in result.media],
+        calls=list(calls),
+        results=results,
+        errors=[None if result.ok else result.error for result in results],
+    )

@@ -1,0 +1,80 @@
+"""The ``json`` tool chain: tool calls written as JSON, results written back as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from gent_core.callparse import read_json_calls
+from gent_core.guidance import example_calls
+from gent_core.serialize import dumps_json
+from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.tools.base import Tool
+
+__all__ = ["JSONToolChain"]
+
+
+def _call_json(name: str, arguments: dict[str, Any]) -> str:
+    return json.dumps({"tool": name, "args": arguments}, ensure_ascii=False)
+
+
+class JSONToolChain(ToolChain):
+    """Tool calls written as JSON: ``{"tool": "search", "args": {"query": "..."}}``.
+
+    One call is an object; several calls are a list of objects (they run concurrently).
+    Parsing is lenient where models are messy and strict where guessing would be wrong: see
+    :func:`gent_core.callparse.read_json_calls`. Results are written as JSON (a string
+    result as it is).
+
+    Args:
+        tools: The tools the model may call.
+        section_name: The section the calls are written in.
+        indent: Indentation of JSON results; ``None`` writes each on one line.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[Tool] = (),
+        *,
+        section_name: str = "action",
+        indent: int | None = None,
+    ) -> None:
+        super().__init__(tools, section_name=section_name)
+        self.indent = indent
+
+    @property
+    def guidance(self) -> str:
+        """The JSON call syntax with an example, then every tool with its arguments."""
+        examples = example_calls(self.tools, count=2)
+        lines = [
+            'Call tools by writing JSON: an object with "tool" (the tool\'s name) and "args" '
+            "(its arguments), for example:",
+            _call_json(*examples[0]),
+        ]
+        if len(examples) > 1:
+            calls = ", ".join(_call_json(name, arguments) for name, arguments in examples)
+            lines += ["To call several tools at once, write a list of calls:", f"[{calls}]"]
+        lines += [
+            "Write only the JSON here. Each result comes back in the observation, in a "
+            "section named after the tool.",
+            "Available tools:",
+            self.describe_tools() or "(none)",
+        ]
+        return "\n".join(lines)
+
+    def parse(self, content: str) -> list[ToolCall]:
+        """Read the JSON calls in ``content`` (ids ``call_0``, ``call_1``...).
+
+        Raises:
+            TruncatedCallError: A call was cut off.
+            InvalidJSONError: A call is not valid JSON, or there is prose but no call.
+            MissingToolNameError: A call does not name its tool.
+        """
+        return read_json_calls(content, section=self.name)
+
+    def format_output(self, output: Any) -> str:
+        """A string as it is; anything else as JSON (pydantic models, dataclasses...)."""
+        if isinstance(output, str):
+            return output
+        return dumps_json(output, indent=self.indent)

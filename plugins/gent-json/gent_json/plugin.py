@@ -1,0 +1,15 @@
+"""Registration hooks of gent-json. Keep this module light: no heavy imports here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from gent_core import ToolChain, hookimpl
+
+
+@hookimpl
+def gent_register_toolchains() -> Mapping[str, Callable[..., ToolChain]]:
+    """Supply the ``json`` tool chain."""
+    from gent_json.chain import JSONToolChain
+
+    return {"json": JSONToolChain}

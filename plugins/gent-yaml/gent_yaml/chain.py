@@ -1,0 +1,98 @@
+"""The ``yaml`` tool chain: tool calls written as YAML, results written back as YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gent_core.guidance import example_calls
+from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.tools.base import Tool
+from gent_yaml.calls import read_yaml_calls
+from gent_yaml.dump import dump_yaml
+from gent_yaml.loader import MAX_NODES
+
+__all__ = ["YAMLToolChain"]
+
+
+def _indented(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _call_yaml(name: str, arguments: dict[str, Any], *, item: bool = False) -> str:
+    lines = [f"tool: {name}"]
+    if arguments:
+        lines += ["args:", _indented(dump_yaml(arguments), "  ")]
+    text = "\n".join(lines)
+    return _indented(text, "  ").replace("  ", "- ", 1) if item else text
+
+
+class YAMLToolChain(ToolChain):
+    """Tool calls written as YAML: a mapping with ``tool`` and ``args``, or a list of them.
+
+    YAML is loaded safely (core tags only, alias expansion bounded), resolved with the YAML
+    1.2 core schema, and an argument the tool's schema types as a string keeps the text the
+    model wrote (``version: 1.10`` stays ``"1.10"``). Multi-line arguments are written as
+    block scalars (``content: |``). Results are written as YAML (a string result as it is).
+
+    Args:
+        tools: The tools the model may call.
+        section_name: The section the calls are written in.
+        max_nodes: Most values one YAML document may expand to through aliases.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[Tool] = (),
+        *,
+        section_name: str = "action",
+        max_nodes: int = MAX_NODES,
+    ) -> None:
+        super().__init__(tools, section_name=section_name)
+        self.max_nodes = max_nodes
+
+    @property
+    def guidance(self) -> str:
+        """The YAML call syntax with an example, then every tool with its arguments."""
+        examples = example_calls(self.tools, count=2)
+        lines = [
+            'Call tools by writing YAML: a mapping with "tool" (the tool\'s name) and "args" '
+            "(its arguments), for example:",
+            _call_yaml(*examples[0]),
+        ]
+        if len(examples) > 1:
+            lines.append("To call several tools at once, write a list of calls:")
+            lines += [_call_yaml(name, arguments, item=True) for name, arguments in examples]
+        lines += [
+            'Write multi-line text as a block: "content: |" followed by the lines, indented.',
+            "Write only the YAML here. Each result comes back in the observation, in a "
+            "section named after the tool.",
+            "Available tools:",
+            self.describe_tools() or "(none)",
+        ]
+        return "\n".join(lines)
+
+    def _schema_of(self, name: str) -> dict[str, Any] | None:
+        tool = self.get_tool(name)
+        return tool.parameters if tool is not None else None
+
+    def parse(self, content: str) -> list[ToolCall]:
+        """Read the YAML calls in ``content`` (ids ``call_0``, ``call_1``...).
+
+        Arguments of known tools are read with the tool's schema (strings stay verbatim);
+        see :func:`gent_yaml.calls.read_yaml_calls`.
+
+        Raises:
+            TruncatedCallError: A call was cut off.
+            InvalidYAMLError: Invalid or unsafe YAML, or no call.
+            MissingToolNameError: A call does not name its tool.
+        """
+        return read_yaml_calls(
+            content, schemas=self._schema_of, section=self.name, max_nodes=self.max_nodes
+        )
+
+    def format_output(self, output: Any) -> str:
+        """A string as it is; anything else as YAML (block style for multi-line text)."""
+        if isinstance(output, str):
+            return output
+        return dump_yaml(output)

@@ -1,0 +1,15 @@
+"""Registration hooks of gent-yaml. Keep this module light: no heavy imports here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from gent_core import ToolChain, hookimpl
+
+
+@hookimpl
+def gent_register_toolchains() -> Mapping[str, Callable[..., ToolChain]]:
+    """Supply the ``yaml`` tool chain."""
+    from gent_yaml.chain import YAMLToolChain
+
+    return {"yaml": YAMLToolChain}

@@ -1,0 +1,73 @@
+"""The prompt guidance of the json and yaml chains."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+from gent_json import JSONToolChain
+from gent_yaml import YAMLToolChain
+
+from gent_core.callparse import read_json_calls
+from gent_core.guidance import example_arguments
+from gent_core.tools import tool
+from gent_core.tools.describe import describe_tool
+
+
+@tool
+def search(query: str, limit: int = 5) -> str:
+    """Search the web."""
+    return query
+
+
+@tool
+def convert(amount: float, unit: str = "celsius", exact: bool = False) -> float:
+    """Convert a temperature."""
+    return amount
+
+
+def test_json_guidance_shows_the_syntax_an_example_and_every_tool() -> None:
+    chain = JSONToolChain([search, convert])
+    lines = chain.guidance.splitlines()
+    assert lines[1] == '{"tool": "search", "args": {"query": "<query>"}}'
+    assert json.loads(lines[3]) == [
+        {"tool": "search", "args": {"query": "<query>"}},
+        {"tool": "convert", "args": {"amount": 1.5}},
+    ]
+    assert lines[-2:] == [f"- {describe_tool(search)}", f"- {describe_tool(convert)}"]
+
+
+def test_json_guidance_examples_parse_as_calls() -> None:
+    guidance = JSONToolChain([search, convert]).guidance.splitlines()
+    assert [call.tool for call in read_json_calls(guidance[3])] == ["search", "convert"]
+
+
+def test_yaml_guidance_examples_are_valid_calls() -> None:
+    chain = YAMLToolChain([search, convert])
+    text = chain.guidance
+    single = text.split("for example:\n", 1)[1].split("\nTo call several", 1)[0]
+    assert yaml.safe_load(single) == {"tool": "search", "args": {"query": "<query>"}}
+    several = text.split("list of calls:\n", 1)[1].split("\nWrite multi-line", 1)[0]
+    assert [call.tool for call in chain.parse(several)] == ["search", "convert"]
+    assert f"- {describe_tool(convert)}" in text
+    assert 'Write multi-line text as a block: "content: |"' in text
+
+
+def test_guidance_without_tools() -> None:
+    assert "(none)" in JSONToolChain().guidance
+    assert "(none)" in YAMLToolChain().guidance
+
+
+def test_section_name_is_configurable() -> None:
+    assert JSONToolChain(section_name="tools").name == "tools"
+    assert YAMLToolChain(section_name="do").name == "do"
+
+
+def test_example_arguments_prefer_schema_examples_and_defaults() -> None:
+    @tool
+    def pick(colour: str, size: int) -> str:
+        """Pick."""
+        return colour
+
+    pick.parameters["properties"]["colour"]["examples"] = ["red"]
+    assert example_arguments(pick) == {"colour": "red", "size": 1}

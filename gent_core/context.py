@@ -8,7 +8,9 @@ token, and the plugin hooks so tool chains can fire the tool-call lifecycle hook
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,13 +51,39 @@ class Cancellation:
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] = []
         self.reason = ""
 
     def cancel(self, reason: str = "cancelled") -> None:
-        """Request cancellation; idempotent."""
-        if not self._event.is_set():
+        """Request cancellation and run the registered callbacks; idempotent."""
+        with self._lock:
+            if self._event.is_set():
+                return
             self.reason = reason
             self._event.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` (from the cancelling thread) when cancellation is requested.
+
+        Runs it at once when cancellation was already requested.
+
+        Returns:
+            A function that unregisters ``callback``.
+        """
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return lambda: self._remove(callback)
+        callback()
+        return lambda: None
+
+    def _remove(self, callback: Callable[[], None]) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._callbacks.remove(callback)
 
     @property
     def cancelled(self) -> bool:

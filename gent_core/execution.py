@@ -21,6 +21,7 @@ Every tool chain executes through :func:`execute_calls`, so every chain behaves 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,10 +53,7 @@ if TYPE_CHECKING:
     from gent_core.toolchain import ToolChain
     from gent_core.tools.base import Tool
 
-__all__ = ["CANCEL_POLL", "ToolCallDeniedError", "ToolCancelledError", "execute_calls"]
-
-CANCEL_POLL = 0.05
-"""Seconds between checks of the run's cancellation while a tool runs."""
+__all__ = ["ToolCallDeniedError", "ToolCancelledError", "execute_calls"]
 
 
 class ToolCallDeniedError(ToolError):
@@ -186,31 +184,41 @@ class _Runner:
     async def _wait(self, task: asyncio.Future[Any], timeout: float) -> str | None:
         """Wait for ``task``; stop it at the timeout or when the run is cancelled.
 
+        Nothing polls: the task's completion, a timer and the cancellation token each settle
+        one waiter, whichever comes first.
+
         Returns:
             ``None`` when the task finished, else ``"timeout"`` or ``"cancelled"`` (the task
             is then cancelled and abandoned).
         """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        cancellation = self.context.cancellation
+        waiter: asyncio.Future[str | None] = loop.create_future()
+
+        def settle(reason: str | None) -> None:
+            if not waiter.done():
+                waiter.set_result(reason)
+
+        def cancelled() -> None:  # may run in another thread
+            with contextlib.suppress(RuntimeError):  # the loop is already closed
+                loop.call_soon_threadsafe(settle, "cancelled")
+
+        task.add_done_callback(lambda _: settle(None))
+        timer = loop.call_later(timeout, settle, "timeout")
+        unsubscribe = self.context.cancellation.on_cancel(cancelled)
         try:
-            while True:
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    stopped = "timeout"
-                    break
-                done, _ = await asyncio.wait({task}, timeout=min(remaining, CANCEL_POLL))
-                if done:
-                    return None
-                if cancellation.cancelled:
-                    stopped = "cancelled"
-                    break
+            stopped = await waiter
         except asyncio.CancelledError:
             task.cancel()
             task.add_done_callback(_consume)
             raise
-        task.cancel()
-        task.add_done_callback(_consume)
+        finally:
+            timer.cancel()
+            unsubscribe()
+        if stopped is not None and not task.done():
+            task.cancel()
+            task.add_done_callback(_consume)
+        elif stopped is not None:
+            stopped = None  # finished in the same loop iteration: keep the result
         return stopped
 
     async def _invoke(self, tool: Tool, call: ToolCall) -> ToolResult:

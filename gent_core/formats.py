@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from gent_core.sections import FormattedSection, ParseResult, Section, SectionEvent
+
+if TYPE_CHECKING:
+    from gent_core.grammar.builder import GrammarBuilder
 
 __all__ = ["IncrementalParser", "TextFormat"]
 
@@ -105,6 +108,21 @@ class TextFormat(ABC):
         stops on one of them drops it from the output; the agent restores it.
         """
 
+    def closing_delimiter(self, name: str) -> str | None:
+        """The text that closes section ``name`` (``"</action>"``), or ``None`` when sections
+        end implicitly (Markdown headers).
+
+        The agent appends it when a back end stopped on it and dropped it. The default derives
+        it from :meth:`format_section`: whatever the format writes after the content.
+        """
+        marker = "\x00gent-content\x00"
+        written = self.format_section(name, marker)
+        end = written.find(marker)
+        if end < 0:
+            return None
+        suffix = written[end + len(marker) :].strip()
+        return suffix or None
+
     def example(self, sections: Sequence[Section | str]) -> str:
         """Return a tiny example of the structure (used in error messages for the model)."""
         from gent_core.sections import section_names
@@ -112,3 +130,24 @@ class TextFormat(ABC):
         return self.format_sections(
             [FormattedSection(name, "...") for name in section_names(sections)]
         )
+
+    def grammar_section(self, builder: GrammarBuilder, name: str, body: str) -> str | None:
+        """Optional: return the GBNF expression of section ``name`` whose content is ``body``.
+
+        Used by back ends that constrain output with a grammar (``gent_core.grammar``). The
+        default ``None`` lets gent derive the rule from :meth:`format_section` (the text it
+        writes around the content), which suits formats with literal delimiters.
+
+        Args:
+            builder: Where helper rules may be added.
+            name: The section name.
+            body: The name of the rule the section's content must match.
+        """
+        return None
+
+    def grammar_text(self, builder: GrammarBuilder) -> str | None:
+        """Optional: return the GBNF expression of free text inside a section (text that can
+        neither open nor close a section). The default ``None`` uses gent's built-in rule for
+        the ``xml`` and ``markdown`` formats, and a conservative one for others.
+        """
+        return None

@@ -164,9 +164,15 @@ class ToolChain(ABC):
         Raises:
             ParseError: When ``content`` cannot be read as calls at all (nothing runs).
         """
+        return await self.run_calls(self.parse(content), format, context)
+
+    async def run_calls(
+        self, calls: Sequence[ToolCall], format: TextFormat, context: ExecutionContext
+    ) -> ToolChainResult:
+        """Run already parsed ``calls`` (what :meth:`execute` does after :meth:`parse`)."""
         from gent_core.execution import execute_calls
 
-        return await execute_calls(self, self.parse(content), format, context)
+        return await execute_calls(self, calls, format, context)
 
     def grammar_calls(self, builder: GrammarBuilder) -> str | None:
         """Optional: return the GBNF expression of this section's content (the calls, limited

@@ -171,7 +171,8 @@ class RunStats:
         tool_calls: Calls per tool name.
         tool_errors: Failed calls per tool name.
         model_seconds: Time spent in model calls (streaming included).
-        parse_seconds: Time spent parsing outputs outside streaming.
+        parse_seconds: Time spent reading tool calls and answers (sections are parsed while
+            the output streams, inside ``model_seconds``).
         tool_seconds: Time spent running tools.
         load_seconds: Time spent loading the model.
         total_seconds: Wall time of the run.

@@ -192,7 +192,7 @@ class AgentRun:
         self.messages.append(Message.assistant(record.output))
         followup: list[ContentPart] = []
         try:
-            parsed = self._parse(record)
+            parsed = self._parse(record, output)
             followup = await self._act(record, parsed)
         except _Feedback as feedback:
             record.outcome = "feedback"
@@ -243,37 +243,23 @@ class AgentRun:
 
     # ------------------------------------------------------------------ parse
 
-    def _parse(self, record: StepRecord) -> ParseResult:
+    def _parse(self, record: StepRecord, output: ModelOutput) -> ParseResult:
+        """The parse of the output (made while it streamed), or feedback when it is unusable."""
         agent = self.agent
-        started = time.perf_counter()
-        try:
-            parsed = agent.format.parse(record.output, agent.sections())
-            truncated = parsed.truncated
-            if truncated is not None and record.model.finish_reason == "stop":
-                # The back end stopped on the closing delimiter and dropped it: restore it.
-                for stop in agent.format.stop_sequences([truncated.name]):
-                    restored = agent.format.parse(record.output + stop, agent.sections())
-                    if restored.truncated is None:
-                        record.output += stop
-                        self.messages[-1] = Message.assistant(record.output)
-                        parsed = restored
-                        break
-        except NoSectionsFoundError as error:
-            raise _Feedback(
-                f"{error.model_message}\nYou wrote: {_quote(record.output)}", error
-            ) from error
-        except ParseError as error:
-            raise _Feedback(error.model_message, error) from error
-        finally:
-            self.stats.parse_seconds += time.perf_counter() - started
-        truncated = parsed.truncated
+        error = output.parse_error
+        if isinstance(error, NoSectionsFoundError):
+            raise _Feedback(f"{error.model_message}\nYou wrote: {_quote(record.output)}", error)
+        if error is not None:
+            raise _Feedback(error.model_message, error)
+        assert output.parsed is not None  # no error means a result
+        truncated = output.parsed.truncated
         if truncated is not None and truncated.name in agent.closing_sections():
             raise _Feedback(
                 f"Your output was cut off inside the {truncated.name} section, so it was not "
                 f"used: {_quote(truncated.content)}\nWrite the complete section again, "
                 "shorter if needed."
             )
-        return parsed
+        return output.parsed
 
     # ------------------------------------------------------------------ act
 
@@ -294,10 +280,13 @@ class AgentRun:
                 )
             return await self._run_action(record, actions[0])
         if answers:
+            started = time.perf_counter()
             try:
                 value = agent.termination.parse(answers[0])
             except GentError as error:
                 raise _Feedback(error.model_message, error) from error
+            finally:
+                self.stats.parse_seconds += time.perf_counter() - started
             if value is not None:
                 record.outcome = "answer"
                 record.answer_value = value
@@ -314,10 +303,13 @@ class AgentRun:
     async def _run_action(self, record: StepRecord, content: str) -> list[ContentPart]:
         toolchain = self.agent.toolchain
         assert toolchain is not None  # only called when there is an action section
+        started = time.perf_counter()
         try:
             calls = toolchain.parse(content)
         except ParseError as error:
             raise _Feedback(error.model_message, error) from error
+        finally:
+            self.stats.parse_seconds += time.perf_counter() - started
         if not calls:
             raise _Feedback(
                 f"Your {toolchain.name} section had no tool call. Write a call, or give the "
@@ -325,10 +317,7 @@ class AgentRun:
             )
         self.emit(ToolCallsStarted(record.index, tuple(calls)))
         started = time.perf_counter()
-        try:
-            result = await toolchain.execute(content, self.agent.format, self.context)
-        except ParseError as error:
-            raise _Feedback(error.model_message, error) from error
+        result = await toolchain.run_calls(calls, self.agent.format, self.context)
         record.tool_seconds = time.perf_counter() - started
         self.stats.tool_seconds += record.tool_seconds
         record.outcome = "action"

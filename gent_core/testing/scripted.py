@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 
 from gent_core.errors import ModelError
+from gent_core.messages import Message
 from gent_core.model import Model, ModelChunk, ModelRequest, Usage
 
 __all__ = ["ScriptedModel"]
@@ -35,6 +36,7 @@ class ScriptedModel(Model):
         supports_images: bool = False,
     ) -> None:
         self._outputs = [(o, "stop") if isinstance(o, str) else o for o in outputs]
+        self._word_counts: dict[int, tuple[Message, int]] = {}
         self._chunk_size = chunk_size
         self.supports_images = supports_images
         self.requests: list[ModelRequest] = []
@@ -59,10 +61,18 @@ class ScriptedModel(Model):
         size = self._chunk_size or max(len(text), 1)
         for start in range(0, len(text), size):
             yield ModelChunk(text[start : start + size])
-        prompt_words = sum(len(message.text.split()) for message in request.messages)
+        prompt_words = sum(self._words(message) for message in request.messages)
         yield ModelChunk(
             "", usage=Usage(prompt_words, len(text.split())), finish_reason=finish_reason
         )
+
+    def _words(self, message: Message) -> int:
+        """Word count of ``message``, memoised (a run resends its whole history each call)."""
+        known = self._word_counts.get(id(message))
+        if known is None or known[0] is not message:
+            known = (message, len(message.text.split()))
+            self._word_counts[id(message)] = known
+        return known[1]
 
     def describe(self) -> str:
         """``"scripted (N outputs left)"``."""

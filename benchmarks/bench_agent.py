@@ -1,0 +1,746 @@
+"""Framework overhead per agent step: gent against LangGraph, LangChain and smolagents.
+
+Every framework runs the same scripted conversation of ``--steps`` model calls (20 by
+default): ``steps - 1`` action steps, each calling one trivial tool ``add(a=k, b=1)`` (a
+plain ``def``), then one answer step. The models are scripted (they hand back prepared
+outputs, no inference) and the tool adds two integers, so a run's wall time is the
+frameworks' own work: the loop, messages, parsing, validation, dispatch, events and
+bookkeeping. Per framework: the median wall time of whole runs (agent already built) / steps
+("run"), minus the time the scripted model itself takes for a run, measured by replaying it
+alone ("model"), gives the overhead per step; ratios are peer overhead / gent overhead. The
+fastest run is shown too, since a busy machine inflates medians (thread hand-offs most).
+
+Compared in one process, interleaved in rounds so that drift hits every framework alike:
+
+* gent: ``Agent(ScriptedModel, XMLFormat(), JSONToolChain(), tools=[add])`` awaited in one
+  event loop. The model writes ``<thinking>``/``<action>``/``<answer>`` text that gent
+  streams through its incremental parser; the JSON tool call is read from that text. An
+  extra row (info only) uses ``async def add``, which gent runs without a worker thread.
+* LangGraph: ``langgraph.prebuilt.create_react_agent`` (sync ``invoke``) over a scripted
+  ``BaseChatModel`` whose ``bind_tools`` binds OpenAI-style tool schemas, as real chat
+  models do, returning ``AIMessage`` s with native ``tool_calls``, then a plain answer.
+* LangChain classic: ``AgentExecutor`` + ``create_tool_calling_agent`` over the same model.
+* smolagents: ``ToolCallingAgent`` over a scripted ``Model`` returning ``ChatMessage`` s with
+  native tool calls; its answer step calls its ``final_answer`` tool, as it requires.
+
+Two modes:
+
+* whole outputs: each model output arrives in one piece (gent ``chunk_size=0``; the peers'
+  non-streaming ``_generate``/``generate`` path);
+* streamed: outputs arrive in 5-character chunks that reach the caller as events (gent
+  ``chunk_size=5`` with an ``on_event`` callback; LangGraph ``stream_mode="messages"``;
+  AgentExecutor with ``streaming=True`` and a token callback; smolagents
+  ``stream_outputs=True`` with ``run(stream=True)``). The peers stream their content and
+  tool-call argument JSON in the same chunk size; gent's text also holds the markup, so it
+  gets about twice as many chunks (printed per run).
+
+Every run is checked, and the script stops when a check fails: the tool ran ``steps - 1``
+times with the expected arguments, every call succeeded, the run took ``steps`` model calls
+and ended with the scripted answer, and in the streamed mode events reached the caller.
+
+Disabled in the peers during timing: LangSmith tracing (``LANGSMITH_TRACING`` and
+``LANGCHAIN_TRACING_V2`` set to ``false``), ``AgentExecutor(verbose=False)``, LangGraph
+``debug=False``; smolagents ``verbosity_level=LogLevel.OFF`` with its console (also the
+rich ``Live`` view of ``stream_outputs``) writing to ``os.devnull``. smolagents has no
+telemetry of its own (OpenTelemetry needs the separate openinference instrumentation, not
+installed).
+
+Not counted for anyone: building the agent (graph compilation etc.); converting requests to
+an API's wire format (no scripted model does it). Counted as "model" and so subtracted:
+building each framework's message objects in the scripted models (for LangChain's streamed
+``AIMessageChunk`` with tool-call chunks that is most of the model column); gent's
+``ScriptedModel`` also cuts at stop sequences and counts words for usage.
+
+Run: ``python benchmarks/bench_agent.py [--steps N] [--seconds S] [--rounds R] [--profile]``
+(``--profile`` adds a cProfile of gent's loop). Peers: ``benchmarks/requirements.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import io
+import os
+import platform
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+os.environ["LANGSMITH_TRACING"] = "false"
+os.environ["LANGCHAIN_TRACING_V2"] = "false"
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from gent_json.chain import JSONToolChain  # noqa: E402
+from gent_xml.format import XMLFormat  # noqa: E402
+
+from gent_core.agent import Agent, AgentEvent, OutputEvent  # noqa: E402
+from gent_core.context import Limits  # noqa: E402
+from gent_core.model import ModelRequest  # noqa: E402
+from gent_core.testing import ScriptedModel  # noqa: E402
+from gent_core.tools import tool as gent_tool  # noqa: E402
+
+TASK = "Add one to each number from 0 upwards, then report the last sum."
+THOUGHT = "I will call add."
+CHUNK = 5
+REPLAYS = 15
+WORKDIR = tempfile.TemporaryDirectory(prefix="bench-agent-")  # removed at exit
+
+# Every framework's tool appends its result here: the check that the tool really ran.
+CALLS: list[int] = []
+
+
+def verify(condition: bool, message: str) -> None:
+    """Stop the benchmark when a framework did not do the scripted work."""
+    if not condition:
+        raise RuntimeError(f"check failed: {message}")
+
+
+def answer_text(steps: int) -> str:
+    return f"The last sum was {steps - 1}."
+
+
+def expected_calls(steps: int) -> list[int]:
+    return [k + 1 for k in range(steps - 1)]
+
+
+def pieces(text: str, size: int) -> list[str]:
+    """``text`` cut in ``size``-character pieces (whole when ``size`` is 0)."""
+    if not size:
+        return [text]
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+class Runner(ABC):
+    """One framework in one mode: ``measure(runs)`` returns the wall time of each run."""
+
+    name = ""
+
+    def __init__(self, steps: int, chunk: int) -> None:
+        self.steps = steps
+        self.chunk = chunk
+        self.chunks_per_run = 0
+
+    @abstractmethod
+    def measure(self, runs: int) -> list[float]:
+        """Run the agent ``runs`` times, checking each run; the wall time of each."""
+
+    @abstractmethod
+    def model_seconds(self) -> float:
+        """Median time the scripted model itself takes for one run (replayed alone)."""
+
+    def median_replay(self, replay: Callable[[], int], replays: int = REPLAYS) -> float:
+        """Median time of ``replay()``, which returns the chunks produced."""
+        times = []
+        for _ in range(replays):
+            started = time.perf_counter()
+            self.chunks_per_run = replay()
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
+
+    def check(self, answer: Any, steps_taken: int) -> None:
+        expected = expected_calls(self.steps)
+        verify(expected == CALLS, f"{self.name}: tool calls {CALLS} != {expected}")
+        verify(str(answer) == answer_text(self.steps), f"{self.name}: answer {answer!r}")
+        verify(steps_taken == self.steps, f"{self.name}: {steps_taken} steps, not {self.steps}")
+
+
+# ---------------------------------------------------------------------------------- gent
+
+
+@gent_tool
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    CALLS.append(a + b)
+    return a + b
+
+
+@gent_tool(name="add")
+async def add_async(a: int, b: int) -> int:
+    """Add two integers."""
+    CALLS.append(a + b)
+    return a + b
+
+
+def gent_script(steps: int) -> list[str]:
+    actions = [
+        f"<thinking>{THOUGHT}</thinking>\n<action>\n"
+        f'{{"tool": "add", "args": {{"a": {k}, "b": 1}}}}\n</action>'
+        for k in range(steps - 1)
+    ]
+    return [*actions, f"<thinking>Done.</thinking>\n<answer>{answer_text(steps)}</answer>"]
+
+
+class GentRunner(Runner):
+    name = "gent"
+    tool = add
+
+    def __init__(self, steps: int, chunk: int) -> None:
+        super().__init__(steps, chunk)
+        self.script = gent_script(steps)
+        self.events = 0
+        self.requests: list[ModelRequest] = []
+
+    def _agent(self) -> Agent:
+        model = ScriptedModel(self.script, chunk_size=self.chunk)
+        return Agent(
+            model,
+            XMLFormat(),
+            JSONToolChain(),
+            tools=[self.tool],
+            limits=Limits(max_steps=self.steps),
+            working_directory=WORKDIR.name,
+        )
+
+    def _on_event(self, event: AgentEvent) -> None:
+        if isinstance(event, OutputEvent):
+            self.events += 1
+
+    async def _measure(self, runs: int) -> list[float]:
+        times = []
+        on_event = self._on_event if self.chunk else None
+        for _ in range(runs):
+            agent = self._agent()
+            CALLS.clear()
+            self.events = 0
+            started = time.perf_counter()
+            result = await agent.run(TASK, on_event=on_event)
+            times.append(time.perf_counter() - started)
+            verify(result.stop_reason == "answer", f"gent stopped: {result.message}")
+            statuses = [c.status for s in result.steps for c in s.calls]
+            verify(all(x == "success" for x in statuses), f"gent tool calls: {statuses}")
+            verify(not self.chunk or self.events > self.steps, "gent: no streamed events")
+            self.check(result.answer, len(result.steps))
+            assert isinstance(agent.model, ScriptedModel)
+            self.requests = agent.model.requests
+        return times
+
+    def measure(self, runs: int) -> list[float]:
+        return asyncio.run(self._measure(runs))
+
+    def model_seconds(self) -> float:
+        async def replay() -> list[float]:
+            times = []
+            for _ in range(REPLAYS):
+                model = ScriptedModel(self.script, chunk_size=self.chunk)
+                chunks = 0
+                started = time.perf_counter()
+                for request in self.requests:
+                    async for piece in model.stream(request):
+                        chunks += bool(piece.text)
+                times.append(time.perf_counter() - started)
+                self.chunks_per_run = chunks
+            return times
+
+        return statistics.median(asyncio.run(replay()))
+
+
+class GentAsyncToolRunner(GentRunner):
+    name = "gent, async def tool (info)"
+    tool = add_async
+
+
+# ----------------------------------------------------------------- LangChain / LangGraph
+
+
+def langchain_parts() -> tuple[Any, Any]:
+    """The LangChain tool and a scripted chat model class (imported lazily)."""
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+    from langchain_core.tools import tool as lc_tool
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    @lc_tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        CALLS.append(a + b)
+        return a + b
+
+    class ScriptedChatModel(BaseChatModel):
+        """Replays a script of (content, tool call or None); streams in ``chunk`` pieces."""
+
+        script: list[tuple[str, dict[str, Any] | None]]
+        chunk: int = 0
+        position: int = 0
+        streaming: bool = False
+
+        @property
+        def _llm_type(self) -> str:
+            return "scripted"
+
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+        def _next(self) -> tuple[str, dict[str, Any] | None]:
+            step = self.script[self.position]
+            self.position += 1
+            return step
+
+        def _generate(
+            self,
+            messages: list[BaseMessage],
+            stop: list[str] | None = None,
+            run_manager: Any = None,
+            **kwargs: Any,
+        ) -> ChatResult:
+            content, call = self._next()
+            message = AIMessage(content=content, tool_calls=[call] if call else [])
+            return ChatResult(generations=[ChatGeneration(message=message)])
+
+        def _stream(
+            self,
+            messages: list[BaseMessage],
+            stop: list[str] | None = None,
+            run_manager: Any = None,
+            **kwargs: Any,
+        ) -> Iterator[ChatGenerationChunk]:
+            import json
+
+            content, call = self._next()
+            for piece in pieces(content, self.chunk):
+                chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
+                if run_manager is not None:
+                    run_manager.on_llm_new_token(piece, chunk=chunk)
+                yield chunk
+            if call is None:
+                return
+            args = json.dumps(call["args"])
+            for number, piece in enumerate(pieces(args, self.chunk)):
+                first = number == 0
+                tool_chunk = {
+                    "name": call["name"] if first else None,
+                    "args": piece,
+                    "id": call["id"] if first else None,
+                    "index": 0,
+                    "type": "tool_call_chunk",
+                }
+                chunk = ChatGenerationChunk(
+                    message=AIMessageChunk(content="", tool_call_chunks=[tool_chunk])
+                )
+                if run_manager is not None:
+                    run_manager.on_llm_new_token("", chunk=chunk)
+                yield chunk
+
+    return add, ScriptedChatModel
+
+
+def replay_chat_model(model: Any, steps: int, chunk: int) -> int:
+    """Call the scripted chat model's own ``_generate``/``_stream`` for one run's steps."""
+    model.position = 0
+    chunks = 0
+    for _ in range(steps):
+        if chunk:
+            chunks += sum(1 for _ in model._stream([]))
+        else:
+            model._generate([])
+            chunks += 1
+    return chunks
+
+
+def langchain_script(steps: int) -> list[tuple[str, dict[str, Any] | None]]:
+    actions: list[tuple[str, dict[str, Any] | None]] = [
+        (THOUGHT, {"name": "add", "args": {"a": k, "b": 1}, "id": f"call_{k}", "type": "tool_call"})
+        for k in range(steps - 1)
+    ]
+    return [*actions, (answer_text(steps), None)]
+
+
+class LangGraphRunner(Runner):
+    name = "LangGraph create_react_agent"
+
+    def __init__(self, steps: int, chunk: int) -> None:
+        super().__init__(steps, chunk)
+        from langgraph.prebuilt import create_react_agent
+
+        tool, model_class = langchain_parts()
+        self.model = model_class(script=langchain_script(steps), chunk=chunk)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # create_react_agent is deprecated in LangGraph 1.x
+            self.graph = create_react_agent(self.model, [tool], debug=False)
+        self.config = {"recursion_limit": 4 * steps}
+
+    def _run_once(self) -> tuple[Any, int]:
+        inputs = {"messages": [("user", TASK)]}
+        if not self.chunk:
+            state = self.graph.invoke(inputs, self.config)
+            return state, 0
+        chunks = 0
+        state = None
+        for mode, data in self.graph.stream(
+            inputs, self.config, stream_mode=["messages", "values"]
+        ):
+            if mode == "messages":
+                chunks += 1
+            else:
+                state = data
+        return state, chunks
+
+    def measure(self, runs: int) -> list[float]:
+        from langchain_core.messages import AIMessage, ToolMessage
+
+        times = []
+        for _ in range(runs):
+            self.model.position = 0
+            CALLS.clear()
+            started = time.perf_counter()
+            state, chunks = self._run_once()
+            times.append(time.perf_counter() - started)
+            messages = state["messages"]
+            tool_messages = [m for m in messages if isinstance(m, ToolMessage)]
+            statuses = [m.status for m in tool_messages]
+            verify(all(x == "success" for x in statuses), f"LangGraph tool calls: {statuses}")
+            model_calls = sum(isinstance(m, AIMessage) for m in messages)
+            verify(not self.chunk or chunks > self.steps, "LangGraph: no streamed chunks")
+            self.check(messages[-1].content, model_calls)
+        return times
+
+    def model_seconds(self) -> float:
+        return self.median_replay(lambda: replay_chat_model(self.model, self.steps, self.chunk))
+
+
+class AgentExecutorRunner(Runner):
+    name = "LangChain AgentExecutor"
+
+    def __init__(self, steps: int, chunk: int) -> None:
+        super().__init__(steps, chunk)
+        from langchain_classic.agents import AgentExecutor, create_tool_calling_agent
+        from langchain_core.callbacks import BaseCallbackHandler
+        from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+
+        tool, model_class = langchain_parts()
+        options = {"streaming": True} if chunk else {}
+        self.model = model_class(script=langchain_script(steps), chunk=chunk, **options)
+        prompt = ChatPromptTemplate.from_messages(
+            [
+                ("system", "You are a helpful assistant."),
+                ("human", "{input}"),
+                MessagesPlaceholder("agent_scratchpad"),
+            ]
+        )
+        agent = create_tool_calling_agent(self.model, [tool], prompt)
+        self.executor = AgentExecutor(
+            agent=agent,
+            tools=[tool],
+            max_iterations=steps,
+            verbose=False,
+            return_intermediate_steps=True,
+        )
+        runner = self
+
+        class TokenSink(BaseCallbackHandler):
+            def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+                runner.tokens += 1
+
+        self.tokens = 0
+        self.config = {"callbacks": [TokenSink()]} if chunk else {}
+
+    def measure(self, runs: int) -> list[float]:
+        times = []
+        for _ in range(runs):
+            self.model.position = 0
+            self.tokens = 0
+            CALLS.clear()
+            started = time.perf_counter()
+            result = self.executor.invoke({"input": TASK}, self.config)
+            times.append(time.perf_counter() - started)
+            # Each intermediate step is one model call with a tool call; plus the answer.
+            verify(not self.chunk or self.tokens > self.steps, "AgentExecutor: no streamed tokens")
+            self.check(result["output"], len(result["intermediate_steps"]) + 1)
+        return times
+
+    def model_seconds(self) -> float:
+        return self.median_replay(lambda: replay_chat_model(self.model, self.steps, self.chunk))
+
+
+# ------------------------------------------------------------------------------ smolagents
+
+
+class SmolagentsRunner(Runner):
+    name = "smolagents ToolCallingAgent"
+
+    def __init__(self, steps: int, chunk: int) -> None:
+        super().__init__(steps, chunk)
+        from rich.console import Console
+        from smolagents import AgentLogger, LogLevel, ToolCallingAgent, tool
+        from smolagents.models import (
+            ChatMessage,
+            ChatMessageStreamDelta,
+            ChatMessageToolCall,
+            ChatMessageToolCallFunction,
+            ChatMessageToolCallStreamDelta,
+            MessageRole,
+            Model,
+            TokenUsage,
+        )
+
+        @tool
+        def add(a: int, b: int) -> int:
+            """Add two integers.
+
+            Args:
+                a: The first integer.
+                b: The second integer.
+            """
+            CALLS.append(a + b)
+            return a + b
+
+        script: list[tuple[str, str, dict[str, Any]]] = [
+            (THOUGHT, "add", {"a": k, "b": 1}) for k in range(steps - 1)
+        ]
+        script.append(("Done.", "final_answer", {"answer": answer_text(steps)}))
+
+        class ScriptedSmolModel(Model):
+            def __init__(self) -> None:
+                super().__init__(model_id="scripted")
+                self.position = 0
+
+            def _next(self) -> tuple[int, tuple[str, str, dict[str, Any]]]:
+                index = self.position
+                self.position += 1
+                return index, script[index]
+
+            def generate(self, messages: Any, **kwargs: Any) -> ChatMessage:
+                index, (content, name, args) = self._next()
+                call = ChatMessageToolCall(
+                    function=ChatMessageToolCallFunction(name=name, arguments=args),
+                    id=f"call_{index}",
+                    type="function",
+                )
+                return ChatMessage(
+                    role=MessageRole.ASSISTANT,
+                    content=content,
+                    tool_calls=[call],
+                    token_usage=TokenUsage(input_tokens=0, output_tokens=0),
+                )
+
+            def generate_stream(self, messages: Any, **kwargs: Any) -> Iterator[Any]:
+                import json
+
+                index, (content, name, args) = self._next()
+                for piece in pieces(content, chunk):
+                    yield ChatMessageStreamDelta(content=piece)
+                for number, piece in enumerate(pieces(json.dumps(args), chunk)):
+                    first = number == 0
+                    yield ChatMessageStreamDelta(
+                        tool_calls=[
+                            ChatMessageToolCallStreamDelta(
+                                index=0,
+                                id=f"call_{index}" if first else None,
+                                type="function" if first else None,
+                                function=ChatMessageToolCallFunction(
+                                    name=name if first else "", arguments=piece
+                                ),
+                            )
+                        ]
+                    )
+                yield ChatMessageStreamDelta(
+                    token_usage=TokenUsage(input_tokens=0, output_tokens=0)
+                )
+
+        self.model = ScriptedSmolModel()
+        self.devnull = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the runner
+        self.agent = ToolCallingAgent(
+            tools=[add],
+            model=self.model,
+            max_steps=steps,
+            verbosity_level=LogLevel.OFF,
+            logger=AgentLogger(level=LogLevel.OFF, console=Console(file=self.devnull)),
+            stream_outputs=bool(chunk),
+        )
+
+    def _run_once(self) -> tuple[Any, int]:
+        from smolagents.memory import FinalAnswerStep
+        from smolagents.models import ChatMessageStreamDelta
+
+        if not self.chunk:
+            return self.agent.run(TASK), 0
+        chunks = 0
+        output = None
+        for event in self.agent.run(TASK, stream=True):
+            if isinstance(event, ChatMessageStreamDelta):
+                chunks += 1
+            elif isinstance(event, FinalAnswerStep):
+                output = event.output
+        return output, chunks
+
+    def measure(self, runs: int) -> list[float]:
+        from smolagents.memory import ActionStep
+
+        times = []
+        for _ in range(runs):
+            self.model.position = 0
+            CALLS.clear()
+            started = time.perf_counter()
+            output, chunks = self._run_once()
+            times.append(time.perf_counter() - started)
+            actions = [s for s in self.agent.memory.steps if isinstance(s, ActionStep)]
+            errors = [s.error for s in actions if s.error is not None]
+            verify(not errors, f"smolagents step errors: {errors}")
+            verify(not self.chunk or chunks > self.steps, "smolagents: no streamed deltas")
+            self.check(output, len(actions))
+        return times
+
+    def model_seconds(self) -> float:
+        return self.median_replay(self._replay)
+
+    def _replay(self) -> int:
+        self.model.position = 0
+        chunks = 0
+        for _ in range(self.steps):
+            if self.chunk:
+                chunks += sum(1 for _ in self.model.generate_stream([]))
+            else:
+                self.model.generate([])
+                chunks += 1
+        return chunks
+
+
+# ------------------------------------------------------------------------------- driver
+
+RUNNERS: list[type[Runner]] = [
+    GentRunner,
+    GentAsyncToolRunner,
+    LangGraphRunner,
+    AgentExecutorRunner,
+    SmolagentsRunner,
+]
+
+
+class Row:
+    """One framework's figures in one mode (seconds per step)."""
+
+    def __init__(self, runner: Runner, runs: list[float], model: float) -> None:
+        self.runner = runner
+        self.run = statistics.median(runs) / runner.steps
+        self.best = min(runs) / runner.steps
+        self.model = model / runner.steps
+        self.overhead = self.run - self.model
+
+
+def measure_mode(steps: int, chunk: int, seconds: float, rounds: int) -> list[Row]:
+    """Median run time per step of every runner, measured in interleaved rounds."""
+    runners = [runner_class(steps, chunk) for runner_class in RUNNERS]
+    estimate: dict[str, float] = {}
+    for runner in runners:  # warm-up, and a first estimate of a run's time
+        runner.measure(2)
+        estimate[runner.name] = statistics.median(runner.measure(3))
+    times: dict[str, list[float]] = {runner.name: [] for runner in runners}
+    budget = seconds / rounds / len(runners)
+    for _ in range(rounds):
+        for runner in runners:
+            gc.collect()
+            runs = max(3, round(budget / estimate[runner.name]))
+            times[runner.name].extend(runner.measure(runs))
+    return [Row(runner, times[runner.name], runner.model_seconds()) for runner in runners]
+
+
+def versions() -> str:
+    names = [
+        "gent-core",
+        "gent-xml",
+        "gent-json",
+        "langgraph",
+        "langgraph-prebuilt",
+        "langchain-core",
+        "langchain-classic",
+        "smolagents",
+        "pydantic",
+    ]
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return ", ".join(found)
+
+
+def profile_gent(steps: int, chunk: int, runs: int) -> None:
+    runner = GentRunner(steps, chunk)
+    runner.measure(3)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    runner.measure(runs)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+    print(f"\ncProfile of gent, {runs} runs of {steps} steps, chunk_size={chunk}:")
+    print(out.getvalue())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=20, help="model calls per run")
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="timing budget per mode (all frameworks)"
+    )
+    parser.add_argument("--rounds", type=int, default=6, help="interleaved rounds per mode")
+    parser.add_argument("--profile", action="store_true", help="also cProfile gent's loop")
+    options = parser.parse_args()
+    steps = options.steps
+    if steps < 2:
+        parser.error("a run needs at least one action step and the answer step")
+
+    print(f"Python {platform.python_version()} ({platform.python_implementation()})")
+    print(versions())
+    print(
+        f"{steps} steps per run: {steps - 1} calls of a trivial add(a, b) tool + 1 answer, "
+        "scripted models.\nrun = median wall time of whole runs / steps; model = the "
+        "scripted model alone, replayed; overhead = run - model (the tool is ~0.1 µs);\n"
+        "vs gent = overhead / gent's overhead; best run = fastest run / steps (less "
+        "sensitive to a busy machine),\nand its vs gent = (best run - model) / gent's.\n"
+    )
+    modes = [("whole outputs", 0), (f"streamed, {CHUNK}-char chunks", CHUNK)]
+    header = (
+        f"{'mode':<24} {'framework':<30} {'run':>8} {'model':>7} {'overhead':>9} "
+        f"{'vs gent':>8} {'best run':>9} {'vs gent':>8} {'chunks/run':>10}"
+    )
+    print(header)
+    units = f"{'µs/step':>8} {'µs/step':>7} {'µs/step':>9} {'':>8} {'µs/step':>9} {'(best)':>8}"
+    print(f"{'':<24} {'':<30} {units}")
+    print("-" * len(header))
+    verdicts = []
+    for label, chunk in modes:
+        rows = measure_mode(steps, chunk, options.seconds, options.rounds)
+        gent = rows[0]
+        for number, row in enumerate(rows):
+            ratio = row.overhead / gent.overhead
+            best_ratio = (row.best - row.model) / (gent.best - gent.model)
+            print(
+                f"{label if number == 0 else '':<24} {row.runner.name:<30} "
+                f"{row.run * 1e6:>8.1f} {row.model * 1e6:>7.1f} {row.overhead * 1e6:>9.1f} "
+                f"{ratio:>7.1f}x {row.best * 1e6:>9.1f} {best_ratio:>7.1f}x "
+                f"{row.runner.chunks_per_run:>10}",
+                flush=True,
+            )
+            if not isinstance(row.runner, GentRunner):
+                verdicts.append((label, row.runner.name, ratio, best_ratio))
+        print()
+    worst = min(ratio for _, _, ratio, _ in verdicts)
+    print(
+        "Target, gent's overhead at most a tenth of each peer's (every median ratio >= 10x): "
+        + ("met" if worst >= 10 else "NOT met")
+        + f" (smallest ratio {worst:.1f}x)"
+    )
+    for label, name, ratio, best_ratio in verdicts:
+        if ratio < 10:
+            print(f"  below target: {name}, {label}: {ratio:.1f}x (best runs: {best_ratio:.1f}x)")
+    if options.profile:
+        profile_gent(steps, 0, 50)
+        profile_gent(steps, CHUNK, 50)
+
+
+if __name__ == "__main__":
+    main()

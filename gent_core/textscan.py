@@ -1,0 +1,230 @@
+"""Building blocks shared by text formats: section names, attributes and result collection.
+
+Formats (``gent-xml``, ``gent-markdown``) scan model output with their own state machine; this
+module holds what they have in common so that plugins never import each other:
+
+* :func:`name_table` maps lower-cased section names to their registered spelling;
+* :func:`parse_attributes` / :func:`format_attributes` read and write ``key="value"`` lists
+  (double quotes, single quotes or unquoted values; entities decoded);
+* :class:`SectionCollector` turns a scanner's findings (text, section opened, section closed)
+  into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`.
+
+Nothing here uses a regular expression that can backtrack more than a bounded amount.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+
+from gent_core.sections import (
+    ParsedSection,
+    ParseResult,
+    Section,
+    SectionEnded,
+    SectionEvent,
+    SectionStarted,
+    TextDelta,
+    section_names,
+)
+
+__all__ = [
+    "EMPTY_ATTRIBUTES",
+    "SectionCollector",
+    "format_attributes",
+    "name_table",
+    "parse_attributes",
+]
+
+EMPTY_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
+"""The read-only empty attribute mapping."""
+
+_ATTRIBUTE = re.compile(
+    r"""[ \t\r\n]*([A-Za-z_:][-\w:.]*)[ \t\r\n]*=[ \t\r\n]*"""
+    r"""(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"""
+)
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_:][-\w:.]*")
+_ATTRIBUTE_ESCAPES = str.maketrans(
+    {"&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;"}
+)
+
+
+def name_table(sections: Sequence[Section | str]) -> dict[str, str]:
+    """Map each lower-cased section name to its registered name (the first one wins)."""
+    table: dict[str, str] = {}
+    for name in section_names(sections):
+        table.setdefault(name.lower(), name)
+    return table
+
+
+def parse_attributes(text: str) -> dict[str, str] | None:
+    """Read an attribute list such as ``name="x" mode='fast' retries=3``.
+
+    Values may be double-quoted, single-quoted or unquoted (no spaces, quotes, ``=``, ``<``,
+    ``>`` or backticks). Character references (``&amp;``, ``&quot;``, ``&#10;``...) in values
+    are decoded. A later duplicate key replaces an earlier one.
+
+    Args:
+        text: The text between the name and the end of a tag or header attribute block.
+
+    Returns:
+        The attributes in order, or ``None`` when ``text`` is not an attribute list.
+    """
+    attributes: dict[str, str] = {}
+    pos = 0
+    end = len(text)
+    while True:
+        match = _ATTRIBUTE.match(text, pos)
+        if match is None:
+            break
+        key, double, single, bare = match.groups()
+        value = double if double is not None else single if single is not None else bare
+        if "&" in value:
+            import html  # only needed for values with character references
+
+            value = html.unescape(value)
+        attributes[key] = value
+        pos = match.end()
+    if text[pos:end].strip():
+        return None
+    return attributes
+
+
+def format_attributes(attributes: Mapping[str, str] | None) -> str:
+    """Write ``attributes`` as ``key="value"`` pairs separated by spaces.
+
+    ``&``, ``"``, ``<``, ``>`` and line breaks in values are written as character references,
+    so :func:`parse_attributes` gives the same mapping back.
+
+    Raises:
+        ValueError: When a key is not an attribute name (letters, digits, ``_ : . -``, not
+            starting with a digit, ``.`` or ``-``).
+    """
+    if not attributes:
+        return ""
+    parts = []
+    for key, value in attributes.items():
+        if not _ATTRIBUTE_NAME.fullmatch(key):
+            raise ValueError(f"{key!r} is not a valid attribute name")
+        parts.append(f'{key}="{str(value).translate(_ATTRIBUTE_ESCAPES)}"')
+    return " ".join(parts)
+
+
+def _trim(text: str) -> str:
+    return text.strip()
+
+
+class SectionCollector:
+    """Collects what a scanner finds and produces events and the final result.
+
+    A scanner reports text (inside the open section or outside every section), section
+    openings and closings, with absolute offsets. The collector keeps the raw text of the open
+    section, the outside segments and the finished sections.
+
+    Args:
+        unwrap: Turns a section's raw text into its content (trimming, and undoing the
+            format's escaping). Defaults to ``str.strip``.
+    """
+
+    __slots__ = (
+        "_attributes",
+        "_outside",
+        "_outside_pieces",
+        "_pieces",
+        "_start",
+        "_unwrap",
+        "current",
+        "sections",
+    )
+
+    def __init__(self, unwrap: Callable[[str], str] | None = None) -> None:
+        self._unwrap = unwrap or _trim
+        self.sections: list[ParsedSection] = []
+        self.current: str | None = None
+        self._attributes: Mapping[str, str] = EMPTY_ATTRIBUTES
+        self._start = 0
+        self._pieces: list[str] = []
+        self._outside_pieces: list[str] = []
+        self._outside: list[str] = []
+
+    def text(self, events: list[SectionEvent], text: str) -> None:
+        """Record ``text`` in the open section (or outside) and append its event."""
+        if text:
+            if self.current is None:
+                self._outside_pieces.append(text)
+            else:
+                self._pieces.append(text)
+            events.append(TextDelta(self.current, text))
+
+    def sink(self) -> list[str]:
+        """The list that text goes to right now (the open section's, or the outside one).
+
+        A scanner may append plain text to it directly (with its own :class:`TextDelta`)
+        until the next :meth:`open` or :meth:`close`.
+        """
+        return self._outside_pieces if self.current is None else self._pieces
+
+    def delta(self, text: str) -> TextDelta:
+        """Record non-empty ``text`` and return its event (a scanner's fast path)."""
+        (self._outside_pieces if self.current is None else self._pieces).append(text)
+        return TextDelta(self.current, text)
+
+    def open(
+        self,
+        events: list[SectionEvent],
+        name: str,
+        attributes: Mapping[str, str],
+        start: int,
+    ) -> None:
+        """Open section ``name`` whose delimiter starts at offset ``start``.
+
+        The attributes are copied into a read-only mapping.
+        """
+        self._end_outside_segment()
+        self.current = name
+        self._attributes = MappingProxyType(dict(attributes)) if attributes else EMPTY_ATTRIBUTES
+        self._start = start
+        self._pieces = []
+        events.append(SectionStarted(name, self._attributes))
+
+    def close(self, events: list[SectionEvent], end: int, *, complete: bool) -> None:
+        """Close the open section at offset ``end`` (``complete=False``: it was cut off)."""
+        section = self._finish(end, complete)
+        self.sections.append(section)
+        self.current = None
+        self._pieces = []
+        events.append(SectionEnded(section))
+
+    def result(self, end: int) -> ParseResult:
+        """Return the sections and outside text collected so far.
+
+        Args:
+            end: Offset just past the text consumed so far; a section still open ends there
+                and is reported as cut off (``complete=False``).
+        """
+        sections = list(self.sections)
+        if self.current is not None:
+            sections.append(self._finish(end, False))
+        segments = list(self._outside)
+        pending = "".join(self._outside_pieces).strip()
+        if pending:
+            segments.append(pending)
+        return ParseResult(tuple(sections), "\n".join(segments))
+
+    def _finish(self, end: int, complete: bool) -> ParsedSection:
+        return ParsedSection(
+            self.current or "",
+            self._unwrap("".join(self._pieces)),
+            self._attributes,
+            self._start,
+            end,
+            complete,
+        )
+
+    def _end_outside_segment(self) -> None:
+        if self._outside_pieces:
+            segment = "".join(self._outside_pieces).strip()
+            if segment:
+                self._outside.append(segment)
+            self._outside_pieces = []

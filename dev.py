@@ -143,9 +143,7 @@ def test(fast: bool, extra: list[str]) -> None:
 
 def demo(task: str) -> None:
     setup()
-    # Until `gent run` lands (the agent issue), the demo shows the installed plugins.
-    del task
-    run(venv_bin("gent"), "plugins")
+    run(venv_bin("gent"), "run", str(DEMO_CONFIG.relative_to(ROOT)), task)
 
 
 def bench() -> None:

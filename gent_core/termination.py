@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gent_core.grammar.builder import GrammarBuilder
 
 __all__ = ["Termination"]
 
@@ -41,3 +45,11 @@ class Termination(ABC):
         Raises:
             TerminationError: With a model-facing message saying what is accepted.
         """
+
+    def grammar_answer(self, builder: GrammarBuilder) -> str | None:
+        """Optional: return the GBNF expression of the answer section's content.
+
+        The default ``None`` uses the JSON Schema of the ``json`` termination, and the
+        format's free text for any other termination.
+        """
+        return None

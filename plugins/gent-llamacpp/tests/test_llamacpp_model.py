@@ -1,0 +1,164 @@
+"""gent-llamacpp with the real Gemma 3 270M model: loading, streaming, stops, early close and
+grammar-constrained outputs that parse for every format x chain combination."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gent_llamacpp.model import LlamaCppModel
+from gent_llamacpp.model_file import model_file
+from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
+
+from gent_core.messages import Message
+from gent_core.model import ModelChunk, ModelRequest, ModelResponse
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[LlamaCppModel]:
+    instance = LlamaCppModel(seed=7, temperature=0.0, n_ctx=2048)
+    asyncio.run(instance.load())
+    yield instance
+    asyncio.run(instance.aclose())
+
+
+def complete(model: LlamaCppModel, request: ModelRequest) -> ModelResponse:
+    return asyncio.run(model.complete(request))
+
+
+def test_model_file_is_assembled_once_then_reused(tmp_path: Path) -> None:
+    first = model_file(tmp_path)
+    assert first.parent == tmp_path and first.stat().st_size > 200_000_000
+    mtime = first.stat().st_mtime_ns
+    assert model_file(tmp_path) == first
+    assert first.stat().st_mtime_ns == mtime  # reused, not rewritten
+    first.write_bytes(b"truncated")  # a damaged file is assembled again
+    assert model_file(tmp_path).stat().st_size > 200_000_000
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp files left
+
+
+def test_default_model_file_lives_in_the_xdg_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = model_file()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    assert path.parent == base / "gent" / "models"
+
+
+def test_model_loads_quickly(model: LlamaCppModel) -> None:
+    assert model.load_seconds is not None
+    assert model.load_seconds < 10.0  # about a second on a 2-core machine
+
+
+def test_streaming_yields_several_chunks_then_usage(model: LlamaCppModel) -> None:
+    request = ModelRequest([Message.user("Name three colours.")], max_tokens=12)
+
+    async def go() -> list[ModelChunk]:
+        return [chunk async for chunk in model.stream(request)]
+
+    chunks = asyncio.run(go())
+    assert len([chunk for chunk in chunks if chunk.text]) >= 2
+    last = chunks[-1]
+    assert last.usage is not None and last.usage.input_tokens and last.usage.output_tokens
+    assert last.usage.output_tokens <= 12
+    assert last.finish_reason in ("stop", "length")
+
+
+def test_stop_sequences_end_the_output_and_are_dropped(model: LlamaCppModel) -> None:
+    structure = make_structure("xml", "json")
+    messages = [Message.system("You are an agent."), Message.user("What is 2 + 2?")]
+    free = complete(model, ModelRequest(messages, max_tokens=60, structure=structure))
+    assert "</thinking>" in free.text  # the grammar makes the model close thinking
+    stopped = complete(
+        model, ModelRequest(messages, max_tokens=60, structure=structure, stop=["</thinking>"])
+    )
+    assert stopped.text == free.text[: free.text.index("</thinking>")]
+    assert stopped.finish_reason == "stop"
+
+
+def test_max_tokens_bounds_generation(model: LlamaCppModel) -> None:
+    response = complete(model, ModelRequest([Message.user("Count to fifty.")], max_tokens=5))
+    assert response.usage.output_tokens is not None and response.usage.output_tokens <= 5
+
+
+def test_closing_the_stream_early_stops_generation(model: LlamaCppModel) -> None:
+    request = ModelRequest(
+        [Message.system("Counting: 1, 2, 3, 4, 5, 6,")], max_tokens=2000, stop=["\nUser"]
+    )
+
+    async def go() -> tuple[int, float]:
+        stream = model.stream(request)
+        count = 0
+        async for _ in stream:
+            count += 1
+            if count == 3:
+                break
+        started = time.monotonic()
+        await stream.aclose()  # type: ignore[attr-defined]
+        return count, time.monotonic() - started
+
+    count, closing = asyncio.run(go())
+    assert count == 3
+    assert closing < 2.0
+    # the worker released the model: a new generation can start at once
+    assert model._generate_lock.acquire(timeout=0.5)
+    model._generate_lock.release()
+
+
+@pytest.mark.parametrize(("fmt", "chain"), list(itertools.product(FORMATS, CHAINS)))
+def test_constrained_outputs_parse_for_every_combination(
+    model: LlamaCppModel, fmt: str, chain: str
+) -> None:
+    structure = make_structure(fmt, chain)
+    assert structure.toolchain is not None
+    system = "You are a helpful agent.\n" + structure.format.describe(list(structure.sections))
+    tools = {tool.name: tool for tool in TOOLS}
+    for task in ["What is 17 * 23?", "Search the web for the capital of France."]:
+        request = ModelRequest(
+            [Message.system(system), Message.user(task)], max_tokens=160, structure=structure
+        )
+        response = complete(model, request)
+        assert response.finish_reason == "stop", response.text  # the grammar's end was reached
+        parsed = structure.format.parse(response.text, structure.sections)
+        names = [section.name for section in parsed]
+        assert names in (["thinking", "action"], ["thinking", "answer"]), response.text
+        if names[1] == "action":
+            for call in structure.toolchain.parse(parsed.sections[1].content):
+                tools[call.tool].validate_arguments(call.args)
+
+
+def test_a_grammar_that_fails_the_check_falls_back_to_free_generation(
+    model: LlamaCppModel, caplog: pytest.LogCaptureFixture
+) -> None:
+    structure = make_structure("xml", "json")
+    base = type(structure.format)
+
+    class BrokenGrammarFormat(base):  # type: ignore[valid-type, misc]
+        def grammar_text(self, builder: Any) -> str | None:
+            return '"unterminated'
+
+    broken = replace(structure, format=BrokenGrammarFormat())
+    request = ModelRequest([Message.user("Hi")], max_tokens=8, structure=broken)
+    with caplog.at_level(logging.WARNING, logger="gent.llamacpp"):
+        response = complete(model, request)
+    assert "generating unconstrained" in caplog.text
+    assert model.last_stats is not None and model.last_stats.grammar is False
+    assert response.usage.output_tokens
+
+
+def test_grammar_constrained_generation_reports_its_stats(model: LlamaCppModel) -> None:
+    structure = make_structure("markdown", "json")
+    complete(
+        model, ModelRequest([Message.user("What is 2 + 2?")], max_tokens=40, structure=structure)
+    )
+    stats = model.last_stats
+    assert stats is not None and stats.grammar is True
+    assert stats.output_tokens > 0 and stats.tokens_per_second > 0

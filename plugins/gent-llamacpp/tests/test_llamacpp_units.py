@@ -1,0 +1,136 @@
+"""Fast unit tests of gent-llamacpp: stop sequences, options, prompts, example arguments."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+
+import pytest
+from gent_llamacpp.examples import example_arguments
+from gent_llamacpp.model import LlamaCppModel
+from gent_llamacpp.prompt import TRANSCRIPT_STOP, render_prompt
+from gent_llamacpp.stops import StopMatcher
+from hypothesis import given
+from hypothesis import strategies as st
+from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
+
+from gent_core.errors import ConfigError
+from gent_core.grammar import build_agent_grammar
+from gent_core.grammar.match import GrammarMatcher
+from gent_core.messages import Message
+from gent_core.sections import FormattedSection
+from gent_core.terminations.typed import JSONTermination
+
+
+def run_matcher(stops: list[str], pieces: list[str]) -> tuple[str, bool]:
+    matcher = StopMatcher(stops)
+    out = "".join(matcher.feed(piece) for piece in pieces) + matcher.flush()
+    return out, matcher.stopped
+
+
+@given(
+    st.text(alphabet="ab<>/", max_size=40),
+    st.lists(st.text(alphabet="ab<>/", min_size=1, max_size=4), max_size=3),
+    st.lists(st.integers(min_value=0, max_value=40), max_size=6),
+)
+def test_stop_matcher_cuts_at_the_first_stop_however_text_is_split(
+    text: str, stops: list[str], cuts: list[int]
+) -> None:
+    bounds = sorted({0, len(text), *[min(cut, len(text)) for cut in cuts]})
+    pieces = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    found = [index for stop in stops if (index := text.find(stop)) >= 0]
+    expected = text[: min(found)] if found else text
+    assert run_matcher(stops, pieces) == (expected, bool(found))
+
+
+def test_stop_matcher_ignores_text_after_the_stop() -> None:
+    matcher = StopMatcher(["</action>"])
+    assert matcher.feed("<action>x</act") == "<action>x"
+    assert matcher.feed("ion> more") == ""
+    assert matcher.stopped and matcher.feed("again") == "" and matcher.flush() == ""
+
+
+def test_options_are_validated_with_clear_errors() -> None:
+    with pytest.raises(ConfigError, match="n_ctx"):
+        LlamaCppModel(n_ctx=10)
+    with pytest.raises(ConfigError, match="unknown_option"):
+        LlamaCppModel(unknown_option=True)
+    model = LlamaCppModel(temperature=0.0, grammar=False)
+    assert model.options.temperature == 0.0 and model.options.grammar is False
+    assert model.describe().startswith("llamacpp ")
+
+
+def test_listing_plugins_does_not_import_llama_cpp() -> None:
+    code = (
+        "import sys, gent_llamacpp.plugin as p; p.gent_register_models(); "
+        "print('llama_cpp' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
+
+
+def test_example_arguments_are_valid_for_the_tools() -> None:
+    for tool in TOOLS:
+        arguments = example_arguments(tool.parameters)
+        tool.validate_arguments(arguments)
+        required = tool.parameters.get("required", [])
+        assert set(required) <= set(arguments)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("chain", CHAINS)
+def test_few_shot_prompt_shows_a_real_call_in_the_agents_own_format(fmt: str, chain: str) -> None:
+    structure = make_structure(fmt, chain)
+    messages = [Message.system("You are an agent."), Message.user("What is 17 * 23?")]
+    prompt = render_prompt(messages, structure, few_shot=True)
+    assert prompt.startswith("You are an agent.")
+    example, real = prompt.split("Now the real task:")
+    assert "What is 17 * 23?" in real and "What is 17 * 23?" not in example
+    parsed = structure.format.parse(example, structure.sections)
+    assert [section.name for section in parsed] == ["thinking", "action", "thinking", "answer"]
+    assert structure.toolchain is not None
+    calls = structure.toolchain.parse(parsed.sections[1].content)
+    assert calls[0].tool == "calculator"
+    TOOLS[0].validate_arguments(calls[0].args)
+    # each example step is an output the grammar allows
+    matcher = GrammarMatcher(build_agent_grammar(structure).text)
+    first = structure.format.format_sections(
+        [FormattedSection(s.name, s.content) for s in parsed.sections[:2]]
+    )
+    second = structure.format.format_sections(
+        [FormattedSection(s.name, s.content) for s in parsed.sections[2:]]
+    )
+    assert matcher.matches(first) and matcher.matches(second)
+    assert prompt.endswith("\n")
+
+
+def test_conversation_keeps_outputs_and_observations_as_written() -> None:
+    structure = make_structure("xml", "json")
+    output = '<thinking>\nx\n</thinking>\n<action>\n{"tool": "calculator", "args": {}}\n</action>'
+    observation = "<observation>\n<calculator>\n391\n</calculator>\n</observation>"
+    messages = [
+        Message.system("Sys."),
+        Message.user("Task?"),
+        Message.assistant(output),
+        Message.user(observation),
+    ]
+    prompt = render_prompt(messages, structure, few_shot=False)
+    assert prompt == f"Sys.\n<task>\nTask?\n</task>\n{output}\n{observation}\n"
+
+
+def test_json_termination_example_answer_validates() -> None:
+    structure = make_structure("markdown", "yaml", JSONTermination(Answer))
+    prompt = render_prompt([Message.user("Q")], structure, few_shot=True)
+    parsed = structure.format.parse(prompt.split("Now the real task:")[0], structure.sections)
+    answer = parsed.sections[-1]
+    assert answer.name == "answer"
+    assert isinstance(JSONTermination(Answer).parse(answer.content), Answer)
+
+
+def test_prompt_without_structure_is_a_transcript() -> None:
+    prompt = render_prompt([Message.system("S"), Message.user("Hi")], None)
+    assert prompt == "S\n\nUser: Hi\n\nAssistant:"
+    assert TRANSCRIPT_STOP == "\nUser:"

@@ -1,0 +1,365 @@
+"""The ``openai`` model: any OpenAI-compatible server (chat or plain completions), streamed.
+
+Failures before the first chunk (429, 5xx, timeouts, connection errors) are retried with
+exponential backoff and jitter, a bounded number of times; after the first chunk nothing is
+retried (the text already went to the caller). Every error is a
+:class:`~gent_core.errors.ModelError` saying what to fix, and the API key never appears in a
+repr, a log line or an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing, asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+from gent_core.errors import GentError, Location, ModelError
+from gent_core.model import Model, ModelChunk, ModelRequest, ModelResponse, Usage
+from gent_openai.errors import (
+    RETRY_STATUSES,
+    is_model_error,
+    redact,
+    server_message,
+    status_error,
+)
+from gent_openai.options import OpenAIOptions, parse_options
+from gent_openai.render import TRANSCRIPT_STOP, chat_messages, completion_prompt
+from gent_openai.sse import DONE, sse_data
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["OpenAIModel"]
+
+logger = logging.getLogger("gent.openai")
+_LOCATION = Location(plugin="openai")
+
+
+class _Retry(Exception):
+    """A failure that may be retried (raised before any chunk was received)."""
+
+    def __init__(self, error: ModelError, retry_after: float | None = None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.retry_after = retry_after
+
+
+def _usage(data: Any) -> Usage | None:
+    if not isinstance(data, dict):
+        return None
+    prompt, completion = data.get("prompt_tokens"), data.get("completion_tokens")
+    return Usage(
+        prompt if isinstance(prompt, int) else None,
+        completion if isinstance(completion, int) else None,
+    )
+
+
+def _connect_reason(error: BaseException, secret: str | None) -> str:
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        cause = cause.__cause__ or cause.__context__
+    return redact(str(error) or type(error).__name__, secret)
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    try:
+        return max(float(value), 0.0) if value is not None else None
+    except ValueError:
+        return None
+
+
+class OpenAIModel(Model):
+    """A model behind an OpenAI-compatible HTTP API (OpenAI, llama.cpp, vLLM, Ollama...).
+
+    Args:
+        **options: See :class:`~gent_openai.options.OpenAIOptions` (``base_url``,
+            ``api_key``, ``model``, ``api``, ``supports_images``, retries, timeouts...).
+            ``base_url``, ``api_key`` and ``model`` default to ``$OPENAI_BASE_URL``,
+            ``$OPENAI_API_KEY`` and ``$OPENAI_MODEL``.
+
+    Raises:
+        ConfigError: For an unknown or invalid option.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self.options: OpenAIOptions = parse_options(options)
+        self.supports_images = self.options.supports_images
+        self._client: httpx.AsyncClient | None = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def _get_client(self) -> httpx.AsyncClient:
+        import httpx
+
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client.is_closed or self._client_loop is not loop:
+            headers = {"Content-Type": "application/json", **self.options.headers}
+            key = self.options.secret()
+            if key:
+                headers["Authorization"] = f"Bearer {key}"
+            timeout = httpx.Timeout(self.options.timeout, connect=self.options.connect_timeout)
+            self._client = httpx.AsyncClient(
+                base_url=self.options.root + "/", headers=headers, timeout=timeout
+            )
+            self._client_loop = loop
+        return self._client
+
+    async def load(self) -> None:
+        """Create the HTTP client (no request is sent)."""
+        self._get_client()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client and its connections."""
+        client, self._client = self._client, None
+        if client is not None and self._client_loop is asyncio.get_running_loop():
+            await client.aclose()
+
+    def describe(self) -> str:
+        """``"openai <model> at <base URL>"``."""
+        return f"openai {self.options.model} at {self.options.root}"
+
+    def __repr__(self) -> str:
+        o = self.options
+        return f"OpenAIModel(model={o.model!r}, base_url={o.root!r}, api={o.api!r})"
+
+    # ----------------------------------------------------------------- requests
+
+    @property
+    def _path(self) -> str:
+        return "chat/completions" if self.options.api == "chat" else "completions"
+
+    def request_body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
+        """The JSON body sent for ``request``."""
+        o = self.options
+        body: dict[str, Any] = {"model": o.model}
+        stops = list(request.stop)
+        if o.api == "chat":
+            body["messages"] = chat_messages(request.messages, images=self.supports_images)
+        else:
+            body["prompt"] = completion_prompt(request.messages)
+            stops.append(TRANSCRIPT_STOP)
+        if stops:
+            body["stop"] = stops
+        max_tokens = request.max_tokens or o.max_tokens
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        temperature = request.temperature if request.temperature is not None else o.temperature
+        if temperature is not None:
+            body["temperature"] = temperature
+        if stream:
+            body["stream"] = True
+            if o.stream_usage:
+                body["stream_options"] = {"include_usage": True}
+        if o.grammar and request.structure is not None:
+            from gent_core.grammar import build_agent_grammar, check_gbnf
+
+            try:
+                grammar = build_agent_grammar(request.structure).text
+                check_gbnf(grammar)
+                body["grammar"] = grammar
+            except GentError as error:
+                logger.warning("no grammar sent for this agent: %s", error)
+        body.update(o.extra_body)
+        return body
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        o = self.options
+        if retry_after is not None:
+            return min(retry_after, o.max_backoff)
+        delay = min(o.backoff * (2.0**attempt), o.max_backoff)
+        return delay / 2 + random.uniform(0, delay / 2)
+
+    async def _list_models(self, client: httpx.AsyncClient) -> list[str] | None:
+        import httpx
+
+        try:
+            response = await client.get("models")
+            if response.status_code != 200:
+                return None
+            data = response.json().get("data", [])
+            return [str(item["id"]) for item in data if isinstance(item, dict) and "id" in item]
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return None
+
+    @asynccontextmanager
+    async def _send(
+        self, client: httpx.AsyncClient, body: dict[str, Any], attempt: int
+    ) -> AsyncIterator[httpx.Response]:
+        import httpx
+
+        root, secret = self.options.root, self.options.secret()
+        url = f"{root}/{self._path}"
+        try:
+            response = await client.send(
+                client.build_request("POST", self._path, json=body), stream=True
+            )
+        except httpx.ConnectError as error:
+            reason = _connect_reason(error, secret)
+            raise _Retry(
+                ModelError(
+                    f"cannot connect to {root}: {reason}",
+                    location=_LOCATION,
+                    hint="Is the server running? Check the base URL (OPENAI_BASE_URL).",
+                )
+            ) from error
+        except httpx.TimeoutException as error:
+            raise _Retry(
+                ModelError(
+                    f"timed out waiting for {url} after {attempt + 1} attempt(s)",
+                    location=_LOCATION,
+                )
+            ) from error
+        except httpx.HTTPError as error:
+            reason = redact(str(error) or type(error).__name__, secret)
+            raise _Retry(
+                ModelError(f"request to {url} failed: {reason}", location=_LOCATION)
+            ) from error
+        try:
+            status = response.status_code
+            if status >= 400:
+                message = redact(server_message(await response.aread()), secret)
+                models = None
+                if status == 404 or is_model_error(status, message):
+                    models = await self._list_models(client)
+                failure = status_error(
+                    status,
+                    message,
+                    url=url,
+                    model=self.options.model,
+                    attempts=attempt + 1,
+                    models=models,
+                    secret=secret,
+                )
+                if status in RETRY_STATUSES or status >= 500:
+                    raise _Retry(failure, _retry_after(response))
+                raise failure
+            yield response
+        finally:
+            await response.aclose()
+
+    async def _events(self, response: httpx.Response) -> AsyncGenerator[ModelChunk, None]:
+        import httpx
+
+        chat = self.options.api == "chat"
+        usage: Usage | None = None
+        finish: str | None = None
+        secret = self.options.secret()
+        complete = False
+        try:
+            async for data in sse_data(response.aiter_lines()):
+                if data == DONE:
+                    complete = True
+                    break
+                try:
+                    event = json.loads(data)
+                except ValueError as error:
+                    raise ModelError(
+                        f"invalid event from the server: {redact(data[:200], secret)!r}",
+                        location=_LOCATION,
+                    ) from error
+                if not isinstance(event, dict):
+                    continue
+                if event.get("error"):
+                    message = redact(server_message(data), secret)
+                    raise ModelError(
+                        f"the server failed while streaming: {message}", location=_LOCATION
+                    )
+                usage = _usage(event.get("usage")) or usage
+                for choice in event.get("choices") or []:
+                    piece = (
+                        (choice.get("delta") or {}).get("content") if chat else choice.get("text")
+                    )
+                    if piece:
+                        yield ModelChunk(piece)
+                    finish = choice.get("finish_reason") or finish
+        except httpx.TimeoutException as error:
+            raise _Retry(
+                ModelError("timed out while streaming the response", location=_LOCATION)
+            ) from error
+        except httpx.HTTPError as error:
+            reason = redact(str(error) or type(error).__name__, secret)
+            raise _Retry(
+                ModelError(f"connection lost while streaming: {reason}", location=_LOCATION)
+            ) from error
+        if not complete and finish is None:
+            raise _Retry(
+                ModelError(
+                    "connection lost while streaming: the response ended without a finish "
+                    "reason or [DONE]",
+                    location=_LOCATION,
+                )
+            )
+        yield ModelChunk("", usage=usage, finish_reason=finish)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
+        """Stream the response to ``request``; the last chunk carries usage (when the server
+        reports it) and the finish reason. Closing the iterator closes the HTTP response.
+
+        Raises:
+            ModelError: On authentication, model-name, connection or server failures.
+        """
+        client = self._get_client()
+        body = self.request_body(request, stream=True)
+        attempt = 0
+        while True:
+            received = 0
+            try:
+                async with (
+                    self._send(client, body, attempt) as response,
+                    aclosing(self._events(response)) as events,
+                ):
+                    async for chunk in events:
+                        received += 1
+                        yield chunk
+                return
+            except _Retry as retry:
+                if received or attempt >= self.options.max_retries:
+                    raise retry.error from retry.__cause__
+                delay = self._delay(attempt, retry.retry_after)
+                logger.info("retrying in %.2fs after: %s", delay, retry.error)
+                await asyncio.sleep(delay)
+                attempt += 1
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        """Send ``request`` without streaming and return the whole response.
+
+        Raises:
+            ModelError: As :meth:`stream`.
+        """
+        client = self._get_client()
+        body = self.request_body(request, stream=False)
+        attempt = 0
+        while True:
+            try:
+                async with self._send(client, body, attempt) as response:
+                    raw = await response.aread()
+                break
+            except _Retry as retry:
+                if attempt >= self.options.max_retries:
+                    raise retry.error from retry.__cause__
+                await asyncio.sleep(self._delay(attempt, retry.retry_after))
+                attempt += 1
+        try:
+            data = json.loads(raw)
+            choice = data["choices"][0]
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            raise ModelError(
+                f"unexpected response from {self.options.root}/{self._path}: "
+                f"{redact(raw[:200].decode('utf-8', 'replace'), self.options.secret())!r}",
+                location=_LOCATION,
+            ) from error
+        if self.options.api == "chat":
+            text = (choice.get("message") or {}).get("content") or ""
+        else:
+            text = choice.get("text") or ""
+        return ModelResponse(
+            text, _usage(data.get("usage")) or Usage(), choice.get("finish_reason")
+        )

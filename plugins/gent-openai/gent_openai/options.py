@@ -1,0 +1,96 @@
+"""The options of the ``openai`` model, validated with pydantic; secrets never shown."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from gent_core.errors import ConfigError, Location
+
+__all__ = ["DEFAULT_BASE_URL", "DEFAULT_MODEL", "OpenAIOptions", "parse_options"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+class OpenAIOptions(BaseModel):
+    """Options of :class:`~gent_openai.model.OpenAIModel`.
+
+    Attributes:
+        base_url: The API root (``.../v1``); default ``$OPENAI_BASE_URL`` or OpenAI's.
+        api_key: The bearer token; default ``$OPENAI_API_KEY`` (none for local servers).
+        model: The model name; default ``$OPENAI_MODEL`` or ``gpt-4o-mini``.
+        api: ``"chat"`` (chat completions) or ``"completions"`` (plain completions, for base
+            models: the messages are rendered into one prompt).
+        supports_images: Whether images in messages are sent (as ``image_url`` data URLs).
+        temperature: Sampling temperature used when a request sets none.
+        max_tokens: Token limit used when a request sets none.
+        timeout: Seconds to wait for the server between two pieces of the response.
+        connect_timeout: Seconds to wait for a connection.
+        max_retries: Retries after a 429, a 5xx, a timeout or a connection error (only before
+            the first chunk arrived).
+        backoff: First retry delay in seconds; doubled each retry, with jitter.
+        max_backoff: Longest retry delay in seconds (also caps ``Retry-After``).
+        stream_usage: Ask for token usage in the stream (``stream_options``).
+        grammar: Send the agent's GBNF grammar as the ``grammar`` field (llama.cpp servers).
+        headers: Extra HTTP headers.
+        extra_body: Extra fields merged into every request body.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    base_url: str = Field(
+        default_factory=lambda: os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    )
+    api_key: SecretStr | None = Field(
+        default_factory=lambda: (
+            SecretStr(key) if (key := os.environ.get("OPENAI_API_KEY")) else None
+        )
+    )
+    model: str = Field(default_factory=lambda: os.environ.get("OPENAI_MODEL") or DEFAULT_MODEL)
+    api: Literal["chat", "completions"] = "chat"
+    supports_images: bool = False
+    temperature: float | None = Field(None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(None, ge=1)
+    timeout: float = Field(60.0, gt=0)
+    connect_timeout: float = Field(10.0, gt=0)
+    max_retries: int = Field(3, ge=0, le=10)
+    backoff: float = Field(0.5, ge=0)
+    max_backoff: float = Field(8.0, ge=0)
+    stream_usage: bool = True
+    grammar: bool = False
+    headers: dict[str, str] = Field(default_factory=dict)
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def root(self) -> str:
+        """``base_url`` without a trailing slash."""
+        return self.base_url.rstrip("/")
+
+    def secret(self) -> str | None:
+        """The API key in clear (only for the Authorization header)."""
+        return self.api_key.get_secret_value() if self.api_key is not None else None
+
+
+def parse_options(options: dict[str, Any]) -> OpenAIOptions:
+    """Validate ``options`` (missing ones come from the environment).
+
+    Raises:
+        ConfigError: Naming every invalid or unknown option and what is accepted; the
+            values given are never quoted (one may be the API key).
+    """
+    try:
+        return OpenAIOptions.model_validate(options)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors(include_url=False, include_input=False):
+            key = ".".join(str(part) for part in item["loc"]) or "(options)"
+            problems.append(f"{key}: {item['msg']}")
+        allowed = ", ".join(OpenAIOptions.model_fields)
+        raise ConfigError(
+            "invalid openai model options: " + "; ".join(problems),
+            location=Location(plugin="openai"),
+            hint=f"Accepted options: {allowed}.",
+        ) from None

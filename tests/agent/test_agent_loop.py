@@ -7,8 +7,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import EventLog
-
 from gent_core.agent import (
     Agent,
     AnswerReady,
@@ -25,6 +23,7 @@ from gent_core.messages import ImagePart
 from gent_core.model import ModelChunk, ModelRequest
 from gent_core.sections import TextDelta
 from gent_core.testing import ScriptedModel
+from tests.agent.conftest import EventLog
 
 MakeAgent = Callable[..., Agent]
 

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from grammar_doubles import TOOLS, JSONChainDouble, XMLDouble, _Chain, structure
-from grammar_llama_check import llama_accepts
 from pydantic import BaseModel
 
 from gent_core.grammar import (
@@ -29,6 +27,8 @@ from gent_core.termination import Termination
 from gent_core.terminations.text import TextTermination
 from gent_core.terminations.typed import JSONTermination
 from gent_core.toolchain import ToolCall
+from tests.grammar.grammar_doubles import TOOLS, JSONChainDouble, XMLDouble, _Chain, structure
+from tests.grammar.grammar_llama_check import llama_accepts
 
 
 class Answer(BaseModel):

@@ -7,12 +7,12 @@ import random
 
 import pytest
 import yaml
-from grammar_doubles import TOOLS
 
 from gent_core.grammar import GrammarBuilder, check_gbnf, json_calls, yaml_calls
 from gent_core.grammar.calls import yaml_key
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sample import sample
+from tests.grammar.grammar_doubles import TOOLS
 
 
 def grammar(kind: str) -> str:

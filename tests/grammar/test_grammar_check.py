@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from grammar_llama_check import llama_accepts
 
 from gent_core.grammar import GrammarSyntaxError, check_gbnf
+from tests.grammar.grammar_llama_check import llama_accepts
 
 CASES = [
     ('root ::= "a"', True),

@@ -11,12 +11,12 @@ from typing import Any, Literal
 
 import pytest
 import yaml
-from grammar_llama_check import llama_accepts
 from pydantic import BaseModel, Field
 
 from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, SchemaGrammarError, check_gbnf
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sample import sample
+from tests.grammar.grammar_llama_check import llama_accepts
 
 
 def grammar_for(schema: dict[str, Any], flavor: Literal["json", "yaml"] = "json") -> str:

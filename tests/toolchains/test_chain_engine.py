@@ -9,14 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chain_doubles import (
-    BracketFormat,
-    FakeTool,
-    async_tool,
-    echo_tool,
-    never_returns,
-    write_calls,
-)
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
@@ -32,6 +24,14 @@ from gent_core.execution import ToolCancelledError, execute_calls
 from gent_core.messages import ImagePart
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.result import ToolResult
+from tests.toolchains.chain_doubles import (
+    BracketFormat,
+    FakeTool,
+    async_tool,
+    echo_tool,
+    never_returns,
+    write_calls,
+)
 
 FORMAT = BracketFormat()
 

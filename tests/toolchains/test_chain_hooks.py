@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chain_doubles import BracketFormat, echo_tool, write_calls
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
@@ -19,6 +18,7 @@ from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
 from gent_core.tools.base import Tool
 from gent_core.tools.result import ToolResult
+from tests.toolchains.chain_doubles import BracketFormat, echo_tool, write_calls
 
 FORMAT = BracketFormat()
 

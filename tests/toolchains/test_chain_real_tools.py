@@ -8,7 +8,6 @@ from pathlib import Path
 
 import gent_tools_basic.plugin
 import pytest
-from chain_doubles import BracketFormat
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
@@ -18,6 +17,7 @@ from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool
 from gent_core.tools.result import ToolResult
+from tests.toolchains.chain_doubles import BracketFormat
 
 FORMAT = BracketFormat()
 

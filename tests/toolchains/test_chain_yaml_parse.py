@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 import yaml
-from chain_doubles import FakeTool
 from gent_yaml import YAMLToolChain
 from gent_yaml.calls import read_yaml_calls
 from hypothesis import given, settings
@@ -19,6 +18,7 @@ from gent_core.errors import (
     TruncatedCallError,
 )
 from gent_core.toolchain import ToolCall
+from tests.toolchains.chain_doubles import FakeTool
 
 
 def _noop(**_: Any) -> None:

@@ -43,6 +43,9 @@ TRANSCRIPT_STOP = "\nUser:"
 
 TASK_SECTION = "task"
 
+EXAMPLE_RESULT = "42"
+"""The tool result shown in the few-shot example (the answer restates it)."""
+
 
 def render_calls(chain: ToolChain, calls: Sequence[tuple[str, dict[str, Any]]]) -> str | None:
     """Write ``calls`` in the chain's syntax (``None`` for a syntax gent does not know)."""
@@ -83,15 +86,20 @@ def _example_action(structure: OutputStructure, free: list[str]) -> tuple[str, l
     if chain is None or not chain.tools:
         return "Answer the question.", []
     tool = _pick_tool(chain.tools)
-    calls = render_calls(chain, [(tool.name, example_arguments(tool.parameters or {}))])
-    summary = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
-    task = f"(example) {summary or f'A task for the {tool.name} tool.'}"
+    arguments = example_arguments(tool.parameters or {})
+    calls = render_calls(chain, [(tool.name, arguments)])
+    # The task mentions the argument values, so the example shows how a task's details
+    # become the call's arguments (a base model copies what it sees).
+    values = ", ".join(
+        str(value) for value in arguments.values() if isinstance(value, str | int | float)
+    )
+    task = f"What is {values}?" if values else f"Use the {tool.name} tool."
     if calls is None:
         return task, []
     step = [FormattedSection(name, f"I will use the {tool.name} tool.") for name in free]
     step.append(FormattedSection(chain.name, calls))
     fmt = structure.format
-    observation = fmt.format_observation([FormattedSection(tool.name, "example result")])
+    observation = fmt.format_observation([FormattedSection(tool.name, EXAMPLE_RESULT)])
     return task, [fmt.format_sections(step), observation]
 
 
@@ -102,7 +110,15 @@ def _example_answer(structure: OutputStructure, free: list[str]) -> list[str]:
         return []
     from gent_core.terminations.typed import JSONTermination
 
-    answer = "Based on the result: done."
+    chain = structure.toolchain
+    if chain is not None and chain.tools:
+        tool_name = _pick_tool(chain.tools).name
+        # Restating the observed value teaches a base model to answer from the observation.
+        answer = (
+            f"The {tool_name} tool returned {EXAMPLE_RESULT}, so the answer is {EXAMPLE_RESULT}."
+        )
+    else:
+        answer = "The answer, based on what I know."
     if isinstance(termination, JSONTermination):
         schema = termination.json_schema
         answer = json.dumps(example_value(schema, schema, "answer"), ensure_ascii=False)

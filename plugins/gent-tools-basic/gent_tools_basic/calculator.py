@@ -35,7 +35,11 @@ class CalculatorError(ToolExecutionError):
 @tool
 def calculator(
     expression: Annotated[
-        str, Field(description="an arithmetic expression, e.g. (2 + 3) * sqrt(16) / 7")
+        str,
+        Field(
+            description="an arithmetic expression, e.g. (2 + 3) * sqrt(16) / 7",
+            examples=["6 * 7"],
+        ),
     ],
 ) -> Number:
     """Evaluate an arithmetic expression exactly and return its value.

@@ -1,0 +1,40 @@
+"""The README's demo: examples/calculator.yaml end to end on the bundled local model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_calculator_example_runs_end_to_end_offline() -> None:
+    gent = shutil.which("gent", path=str(Path(sys.executable).parent)) or "gent"
+    completed = subprocess.run(
+        [gent, "run", "examples/calculator.yaml", "What is 17 * 23?", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())},
+    )
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    assert result["stop_reason"] == "answer"
+    calls = [call for step in result["steps"] for call in step["calls"]]
+    assert calls, "the model made no tool call"
+    first = calls[0]
+    assert first["tool"] == "calculator"
+    assert first["status"] == "success"
+    value = first["output"]
+    # The observation with the tool's result went back to the model...
+    assert f"<calculator>\n{value}\n</calculator>" in result["steps"][0]["followup"]
+    # ...and the answer is built from it.
+    assert str(value) in str(result["answer"])
+    assert result["stats"]["tool_calls"] == {"calculator": len(calls)}

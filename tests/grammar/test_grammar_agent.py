@@ -52,6 +52,7 @@ def build(fmt: str, chain: str, term: str) -> tuple[OutputStructure, str]:
     return st, text
 
 
+@pytest.mark.llama
 def test_llama_cpp_accepts_the_grammar_of_every_combination() -> None:
     grammars = [build(*combo)[1] for combo in COMBINATIONS]
     assert llama_accepts(grammars) == [True] * len(grammars)

@@ -45,6 +45,7 @@ CASES = [
 ]
 
 
+@pytest.mark.llama
 def test_checker_agrees_with_llama_cpp() -> None:
     llama = llama_accepts([text for text, _ in CASES])
     for (text, expected), by_llama in zip(CASES, llama, strict=True):

@@ -218,6 +218,7 @@ def test_recursive_refs_and_bad_refs() -> None:
         grammar_for({"enum": []})
 
 
+@pytest.mark.llama
 def test_llama_cpp_accepts_every_schema_grammar() -> None:
     grammars = [
         grammar_for(model.model_json_schema(), flavor)

@@ -38,3 +38,18 @@ def test_calculator_example_runs_end_to_end_offline() -> None:
     # ...and the answer is built from it.
     assert str(value) in str(result["answer"])
     assert result["stats"]["tool_calls"] == {"calculator": len(calls)}
+
+
+@pytest.mark.llama
+def test_describe_prints_the_prompt_and_the_grammar(capsys: pytest.CaptureFixture[str]) -> None:
+    from gent_core.cli.main import main
+    from gent_core.grammar import check_gbnf
+
+    assert main(["describe", str(ROOT / "examples" / "calculator.yaml")]) == 0
+    out = capsys.readouterr().out
+    prompt, _, grammar = out.partition("\n# Grammar (GBNF)\n\n")
+    assert prompt.startswith("# System prompt\n\nYou are a capable assistant")
+    assert "calculator(expression: string" in prompt
+    assert grammar.startswith("root ::=")
+    assert '"calculator"' in grammar or "calculator" in grammar
+    check_gbnf(grammar)

@@ -150,9 +150,12 @@ class LlamaCppModel(Model):
 
     # ----------------------------------------------------------------- grammar
 
-    def grammar_for(self, structure: OutputStructure | None) -> str | None:
+    def grammar(self, structure: OutputStructure | None) -> str | None:
         """Return the checked GBNF grammar for ``structure``, or ``None`` when none applies
         (no structure, grammars disabled, or a grammar that failed a check).
+
+        ``gent describe`` prints it; before the model is loaded only gent's own checker has
+        seen it (llama.cpp's parser checks it again at generation time).
         """
         if structure is None or not self.options.grammar:
             return None
@@ -212,7 +215,7 @@ class LlamaCppModel(Model):
 
         def work() -> None:
             try:
-                grammar = self.grammar_for(request.structure)
+                grammar = self.grammar(request.structure)
                 self._generate(prompt, request, grammar, stops, cancel, emit)
             except BaseException as error:  # noqa: BLE001 - handed to the consumer
                 emit("error", error)

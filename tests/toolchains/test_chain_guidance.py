@@ -32,7 +32,7 @@ def test_json_guidance_shows_the_syntax_an_example_and_every_tool() -> None:
     assert lines[1] == '{"tool": "search", "args": {"query": "<query>"}}'
     assert json.loads(lines[3]) == [
         {"tool": "search", "args": {"query": "<query>"}},
-        {"tool": "convert", "args": {"amount": 1.5}},
+        {"tool": "convert", "args": {"amount": 2.5}},
     ]
     assert lines[-2:] == [f"- {describe_tool(search)}", f"- {describe_tool(convert)}"]
 
@@ -70,4 +70,4 @@ def test_example_arguments_prefer_schema_examples_and_defaults() -> None:
         return colour
 
     pick.parameters["properties"]["colour"]["examples"] = ["red"]
-    assert example_arguments(pick) == {"colour": "red", "size": 1}
+    assert example_arguments(pick) == {"colour": "red", "size": 3}

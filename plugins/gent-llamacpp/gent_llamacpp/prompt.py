@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from gent_core.grammar import chain_syntax, section_delimiters
 from gent_core.grammar.calls import yaml_key
 from gent_core.grammar.sections import GrammarUnsupportedError
+from gent_core.schema_examples import example_arguments, example_value
 from gent_core.sections import FormattedSection
-from gent_llamacpp.examples import example_arguments, example_value
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-from gent_llamacpp.examples import example_arguments
 from gent_llamacpp.model import LlamaCppModel
 from gent_llamacpp.prompt import TRANSCRIPT_STOP, render_prompt
 from gent_llamacpp.stops import StopMatcher
@@ -19,6 +18,7 @@ from gent_core.errors import ConfigError
 from gent_core.grammar import build_agent_grammar
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
+from gent_core.schema_examples import example_arguments
 from gent_core.sections import FormattedSection
 from gent_core.terminations.typed import JSONTermination
 

@@ -1,11 +1,18 @@
-"""Plausible example arguments from a JSON Schema, for the few-shot prompt."""
+"""Example values from a JSON Schema: for prompt guidance and few-shot examples.
+
+Values come from the schema's ``examples``, ``const``, ``default`` or ``enum`` when given,
+else a small value of the right type that validates against the schema (objects with their
+required properties, one-item arrays, formatted strings for ``date``, ``uri``...). Strings
+are either readable text (``"example query"``, safe inside any section) or placeholders
+(``"<query>"``, clearer in a prompt's syntax description).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["example_arguments", "example_value"]
+__all__ = ["example_arguments", "example_object", "example_value"]
 
 _STRING_FORMATS = {
     "date": "2024-05-01",
@@ -32,9 +39,23 @@ def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
     return {}
 
 
-def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", depth: int = 0) -> Any:
-    """Return a value valid for ``schema``: its examples, default, const or first enum value
-    when given, else a small value of the right type (strings mention ``name``).
+def example_value(
+    schema: Any,
+    root: Mapping[str, Any],
+    name: str = "value",
+    depth: int = 0,
+    *,
+    placeholders: bool = False,
+) -> Any:
+    """Return a value valid for ``schema``: its examples, const, default or first enum value
+    when given, else a small value of the right type.
+
+    Args:
+        schema: The (sub)schema.
+        root: The whole schema, for ``$ref`` resolution.
+        name: The property name, used in example strings.
+        depth: Nesting depth (objects deeper than 4 levels are left empty).
+        placeholders: Write strings as ``"<name>"`` instead of ``"example name"``.
     """
     schema = _resolve(schema, root)
     examples = schema.get("examples")
@@ -50,16 +71,21 @@ def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", dep
         if isinstance(branches, list):
             for branch in branches:
                 if _resolve(branch, root).get("type") != "null":
-                    return example_value(branch, root, name, depth + 1)
+                    return example_value(branch, root, name, depth + 1, placeholders=placeholders)
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((item for item in kind if item != "null"), "null")
     if kind == "object" or "properties" in schema:
-        return example_object(schema, root, depth + 1) if depth < 4 else {}
+        return (
+            example_object(schema, root, depth + 1, placeholders=placeholders) if depth < 4 else {}
+        )
     if kind == "array":
         items = schema.get("items", {})
         count = max(1, int(schema.get("minItems", 1)))
-        return [example_value(items, root, name, depth + 1) for _ in range(min(count, 3))]
+        return [
+            example_value(items, root, name, depth + 1, placeholders=placeholders)
+            for _ in range(min(count, 3))
+        ]
     if kind == "integer":
         return max(int(schema.get("minimum", 3)), 3) if "minimum" in schema else 3
     if kind == "number":
@@ -71,11 +97,15 @@ def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", dep
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt in _STRING_FORMATS:
         return _STRING_FORMATS[fmt]
-    return f"example {name.replace('_', ' ')}"
+    return f"<{name}>" if placeholders else f"example {name.replace('_', ' ')}"
 
 
 def example_object(
-    schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
+    schema: Mapping[str, Any],
+    root: Mapping[str, Any],
+    depth: int = 0,
+    *,
+    placeholders: bool = False,
 ) -> dict[str, Any]:
     """Return an example object: every required property (or the first one if none is)."""
     properties = schema.get("properties")
@@ -83,9 +113,16 @@ def example_object(
         return {}
     required = [key for key in schema.get("required", ()) if key in properties]
     names = required or [next(iter(properties))]
-    return {key: example_value(properties[key], root, key, depth) for key in names}
+    return {
+        key: example_value(properties[key], root, key, depth, placeholders=placeholders)
+        for key in names
+    }
 
 
-def example_arguments(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """Return example arguments for a tool whose argument schema is ``parameters``."""
-    return example_object(parameters, parameters)
+def example_arguments(
+    parameters: Mapping[str, Any], *, placeholders: bool = False
+) -> dict[str, Any]:
+    """Return example arguments for a tool whose argument schema is ``parameters``: its
+    required arguments (or its first one when none is required).
+    """
+    return example_object(parameters, parameters, placeholders=placeholders)

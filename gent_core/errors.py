@@ -21,6 +21,7 @@ __all__ = [
     "ConfigError",
     "ConfigProblem",
     "GentError",
+    "HookError",
     "InvalidJSONError",
     "InvalidToolArgumentsError",
     "InvalidYAMLError",
@@ -239,6 +240,22 @@ class PluginLoadError(GentError):
         )
         if cause is not None:
             self.__cause__ = cause
+
+
+class HookError(GentError):
+    """A plugin's lifecycle hook raised during a run."""
+
+    def __init__(self, hook: str, plugins: Sequence[str], error: BaseException) -> None:
+        self.hook = hook
+        self.plugins = tuple(plugins)
+        listed = ", ".join(plugins) or "(none)"
+        super().__init__(
+            f"the {hook} hook failed: {type(error).__name__}: {error}",
+            location=Location(plugin=plugins[0] if len(plugins) == 1 else None),
+            hint=f"Plugins implementing it: {listed}. Fix or disable the plugin "
+            "(GENT_DISABLE_PLUGINS=name).",
+        )
+        self.__cause__ = error
 
 
 class ComponentNotFoundError(GentError):

@@ -19,7 +19,13 @@ __all__ = [
 ]
 
 StopReason = Literal[
-    "answer", "max_steps", "format_errors", "tool_errors", "model_error", "cancelled"
+    "answer",
+    "max_steps",
+    "format_errors",
+    "tool_errors",
+    "model_error",
+    "plugin_error",
+    "cancelled",
 ]
 """Why a run ended: only ``"answer"`` is a success."""
 

@@ -36,7 +36,7 @@ from gent_core.agent.records import (
 )
 from gent_core.agent.streaming import ModelOutput, stream_model_output
 from gent_core.context import ExecutionContext
-from gent_core.errors import GentError, ModelError, NoSectionsFoundError, ParseError
+from gent_core.errors import GentError, HookError, ModelError, NoSectionsFoundError, ParseError
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
 from gent_core.sections import FormattedSection, ParseResult
@@ -152,6 +152,9 @@ class AgentRun:
             except ModelError as error:
                 reason, message = "model_error", str(error)
                 break
+            except HookError as error:
+                reason, message = "plugin_error", str(error)
+                break
             self.steps.append(record)
             self._count(record)
             self.stats.steps += 1
@@ -208,14 +211,28 @@ class AgentRun:
         record.clipboard = clipboard_records(self.context.clipboard)
         return record
 
+    # ------------------------------------------------------------------ hooks
+
+    def _fire(self, hook: str, **arguments: Any) -> None:
+        """Call a lifecycle hook of every plugin; a hook that raises becomes a HookError."""
+        manager = self.context.plugin_manager
+        if manager is None:
+            return
+        caller = getattr(manager.hook, hook)
+        if not caller.get_hookimpls():
+            return
+        try:
+            caller(context=self.context, **arguments)
+        except Exception as error:
+            plugins = sorted({impl.plugin_name for impl in caller.get_hookimpls()})
+            raise HookError(hook, plugins, error) from error
+
     # ------------------------------------------------------------------ model
 
     async def _call_model(self, index: int) -> ModelOutput:
         agent = self.agent
         messages = list(self.messages)
-        hooks = self.context.plugin_manager.hook if self.context.plugin_manager else None
-        if hooks is not None:
-            hooks.gent_transform_messages(messages=messages, context=self.context)
+        self._fire("gent_transform_messages", messages=messages)
         request = ModelRequest(
             messages=messages,
             stop=agent.format.stop_sequences(agent.closing_sections()),
@@ -223,8 +240,7 @@ class AgentRun:
             temperature=agent.temperature,
             structure=agent.structure(),
         )
-        if hooks is not None:
-            hooks.gent_before_model_call(request=request, context=self.context)
+        self._fire("gent_before_model_call", request=request)
         output = await stream_model_output(
             agent.model,
             request,
@@ -236,9 +252,8 @@ class AgentRun:
             self.context.limits.model_timeout,
         )
         self.stats.model_seconds += output.seconds
-        if hooks is not None:
-            response = ModelResponse(output.text, output.usage, output.finish_reason)
-            hooks.gent_after_model_call(request=request, response=response, context=self.context)
+        response = ModelResponse(output.text, output.usage, output.finish_reason)
+        self._fire("gent_after_model_call", request=request, response=response)
         return output
 
     # ------------------------------------------------------------------ parse
@@ -322,9 +337,7 @@ class AgentRun:
         self.stats.tool_seconds += record.tool_seconds
         record.outcome = "action"
         self._record_calls(record, result)
-        hooks = self.context.plugin_manager.hook if self.context.plugin_manager else None
-        if hooks is not None:
-            hooks.gent_transform_observation(result=result, context=self.context)
+        self._fire("gent_transform_observation", result=result)
         for text in result.clipboard_text:
             self.context.clipboard.add_text(text)
         for path in result.clipboard_files:

@@ -150,3 +150,24 @@ def test_verdict_precedence() -> None:
     assert policy.verdict("write_file") == "ask"
     assert policy.verdict("write_secret") == "deny"
     assert ApprovalPolicy(default="deny").verdict("anything") == "deny"
+
+
+class Broken:
+    @hookimpl
+    def gent_before_model_call(self, request: ModelRequest, context: ExecutionContext) -> None:
+        raise RuntimeError("the logging backend is down")
+
+
+def test_a_failing_hook_stops_the_run_cleanly_naming_it(make_agent: MakeAgent) -> None:
+    manager = GentPluginManager()
+    manager.register(Broken(), name="flaky-logger")
+    model = ScriptedModel(["<answer>never</answer>"])
+    result = make_agent(model, plugin_manager=manager).run_sync("q")
+    assert result.stop_reason == "plugin_error"
+    assert not result.ok
+    assert result.message == (
+        "the gent_before_model_call hook failed: RuntimeError: the logging backend is down "
+        "(plugin 'flaky-logger')\nPlugins implementing it: flaky-logger. Fix or disable the "
+        "plugin (GENT_DISABLE_PLUGINS=name)."
+    )
+    assert model.requests == []

@@ -111,14 +111,23 @@ class LlamaCppModel(Model):
                 raise ModelError(f"model file not found: {self._path}")
             started = time.perf_counter()
             options = self.options
+            from llama_cpp._utils import suppress_stdout_stderr
+
             try:
-                self._llm = llama_cpp.Llama(
-                    model_path=self._path,
-                    n_ctx=options.n_ctx,
-                    n_threads=options.n_threads or os.cpu_count() or 1,
-                    seed=options.seed if options.seed is not None else llama_cpp.LLAMA_DEFAULT_SEED,
-                    verbose=options.verbose,
-                )
+                # llama.cpp prints some notices straight to the process's stderr whatever
+                # `verbose` says; they would break into the live view, so silence the load.
+                with suppress_stdout_stderr(disable=options.verbose):
+                    self._llm = llama_cpp.Llama(
+                        model_path=self._path,
+                        n_ctx=options.n_ctx,
+                        n_threads=options.n_threads or os.cpu_count() or 1,
+                        seed=(
+                            options.seed
+                            if options.seed is not None
+                            else llama_cpp.LLAMA_DEFAULT_SEED
+                        ),
+                        verbose=options.verbose,
+                    )
             except (ValueError, RuntimeError) as error:
                 raise ModelError(f"cannot load model {self._path}: {error}") from error
             self.load_seconds = time.perf_counter() - started

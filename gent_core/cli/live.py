@@ -99,6 +99,8 @@ class LiveView:
         self.color = color
         self._spinner: Spinner | None = None
         self._section: str | None = None
+        self._started = False  # the current section's first visible text was written
+        self._pending = ""  # whitespace held back: written only if more text follows
 
     def _style(self, text: str, *styles: str) -> str:
         if not self.color or not styles:
@@ -149,14 +151,32 @@ class LiveView:
     def _output(self, event: OutputEvent) -> None:
         inner = event.event
         if isinstance(inner, SectionStarted):
-            self._section = inner.name
+            if self._started:  # chatter before this section ends with its own line
+                self._write("\n")
+            self._section, self._started, self._pending = inner.name, False, ""
             self._write(f"[{inner.name}] ", "cyan", "bold")
         elif isinstance(inner, TextDelta):
-            style = ("dim", "italic") if inner.section in (None, "thinking") else ()
-            self._write(inner.text, *style)
+            self._delta(inner)
         elif isinstance(inner, SectionEnded):
-            self._section = None
+            self._section, self._started, self._pending = None, False, ""
             self._write("\n")
+
+    def _delta(self, delta: TextDelta) -> None:
+        """Write streamed text trimmed like the parsed sections: no blank lines around it.
+
+        Text outside every section (chatter) is shown dimmed, trimmed the same way.
+        """
+        text = delta.text if self._started else delta.text.lstrip()
+        if not text:
+            return
+        body = text.rstrip()
+        if not body:
+            self._pending += text
+            return
+        style = ("dim", "italic") if delta.section in (None, "thinking") else ()
+        self._write(self._pending + body, *style)
+        self._started = True
+        self._pending = text[len(body) :]
 
     def _finished(self, event: RunFinished) -> None:
         result = event.result

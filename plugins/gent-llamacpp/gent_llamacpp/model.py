@@ -27,10 +27,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
 from gent_core.errors import GentError, ModelError
 from gent_core.model import Model, ModelChunk, ModelRequest, OutputStructure, Usage
 from gent_llamacpp.options import LlamaCppOptions, parse_options
-from gent_llamacpp.prompt import TRANSCRIPT_STOP, render_prompt
 from gent_llamacpp.stops import StopMatcher
 
 __all__ = ["GenerationStats", "LlamaCppModel"]

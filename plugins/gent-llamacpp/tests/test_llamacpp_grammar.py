@@ -8,9 +8,9 @@ import random
 import zlib
 
 import pytest
-from gent_llamacpp.prompt import render_calls
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, llama_accepts, make_structure
 
+from gent_core.base_prompt import render_calls
 from gent_core.grammar import build_agent_grammar, check_gbnf
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sample import sample

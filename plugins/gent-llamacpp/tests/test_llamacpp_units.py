@@ -8,12 +8,12 @@ import sys
 
 import pytest
 from gent_llamacpp.model import LlamaCppModel
-from gent_llamacpp.prompt import TRANSCRIPT_STOP, render_prompt
 from gent_llamacpp.stops import StopMatcher
 from hypothesis import given
 from hypothesis import strategies as st
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
 
+from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
 from gent_core.errors import ConfigError
 from gent_core.grammar import build_agent_grammar
 from gent_core.grammar.match import GrammarMatcher

@@ -18,7 +18,14 @@ from contextlib import aclosing, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import GentError, Location, ModelError
-from gent_core.model import Model, ModelChunk, ModelRequest, ModelResponse, Usage
+from gent_core.model import (
+    Model,
+    ModelChunk,
+    ModelRequest,
+    ModelResponse,
+    OutputStructure,
+    Usage,
+)
 from gent_openai.errors import (
     RETRY_STATUSES,
     is_model_error,
@@ -34,6 +41,9 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = ["OpenAIModel"]
+
+COMPLETIONS_MAX_TOKENS = 1024
+"""``max_tokens`` sent to the completions API when neither the request nor the options set it."""
 
 logger = logging.getLogger("gent.openai")
 _LOCATION = Location(plugin="openai")
@@ -141,14 +151,23 @@ class OpenAIModel(Model):
         o = self.options
         body: dict[str, Any] = {"model": o.model}
         stops = list(request.stop)
+        max_tokens = request.max_tokens or o.max_tokens
         if o.api == "chat":
             body["messages"] = chat_messages(request.messages, images=self.supports_images)
+        elif request.structure is not None:
+            # A base model behind the completions API: the same few-shot prompt, in the
+            # agent's own format, as the in-process llamacpp model gets.
+            from gent_core.base_prompt import render_prompt
+
+            body["prompt"] = render_prompt(request.messages, request.structure, few_shot=o.few_shot)
         else:
             body["prompt"] = completion_prompt(request.messages)
             stops.append(TRANSCRIPT_STOP)
+        if o.api == "completions" and max_tokens is None:
+            # The completions API's own default (16 tokens) cuts every agent step short.
+            max_tokens = COMPLETIONS_MAX_TOKENS
         if stops:
             body["stop"] = stops
-        max_tokens = request.max_tokens or o.max_tokens
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         temperature = request.temperature if request.temperature is not None else o.temperature
@@ -158,17 +177,27 @@ class OpenAIModel(Model):
             body["stream"] = True
             if o.stream_usage:
                 body["stream_options"] = {"include_usage": True}
-        if o.grammar and request.structure is not None:
-            from gent_core.grammar import build_agent_grammar, check_gbnf
-
-            try:
-                grammar = build_agent_grammar(request.structure).text
-                check_gbnf(grammar)
-                body["grammar"] = grammar
-            except GentError as error:
-                logger.warning("no grammar sent for this agent: %s", error)
+        grammar = self.grammar(request.structure)
+        if grammar is not None:
+            body["grammar"] = grammar
         body.update(o.extra_body)
         return body
+
+    def grammar(self, structure: OutputStructure | None) -> str | None:
+        """The GBNF grammar sent with requests (option ``grammar``, for llama.cpp servers), or
+        ``None``; a grammar that fails gent's checker is not sent (with a warning).
+        """
+        if not self.options.grammar or structure is None:
+            return None
+        from gent_core.grammar import build_agent_grammar, check_gbnf
+
+        try:
+            text = build_agent_grammar(structure).text
+            check_gbnf(text)
+        except GentError as error:
+            logger.warning("no grammar sent for this agent: %s", error)
+            return None
+        return text
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         o = self.options

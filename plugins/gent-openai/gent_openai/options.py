@@ -35,6 +35,8 @@ class OpenAIOptions(BaseModel):
         max_backoff: Longest retry delay in seconds (also caps ``Retry-After``).
         stream_usage: Ask for token usage in the stream (``stream_options``).
         grammar: Send the agent's GBNF grammar as the ``grammar`` field (llama.cpp servers).
+        few_shot: With ``api: completions``, open the prompt with an example in the agent's own
+            format (what base models need to follow it).
         headers: Extra HTTP headers.
         extra_body: Extra fields merged into every request body.
     """
@@ -61,6 +63,7 @@ class OpenAIOptions(BaseModel):
     max_backoff: float = Field(8.0, ge=0)
     stream_usage: bool = True
     grammar: bool = False
+    few_shot: bool = True
     headers: dict[str, str] = Field(default_factory=dict)
     extra_body: dict[str, Any] = Field(default_factory=dict)
 

@@ -1,4 +1,7 @@
-"""Raw prompts for a base model: the conversation, and a few-shot example in the agent's format.
+"""Raw prompts for base models: the conversation, and a few-shot example in the agent's format.
+
+Shared by every back end that sends one prompt instead of chat messages (the in-process
+``llamacpp`` model, the ``openai`` model's completions API).
 
 With an :class:`~gent_core.model.OutputStructure`, the prompt is::
 

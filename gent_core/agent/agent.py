@@ -109,7 +109,7 @@ class Agent:
         self.redact = redact
         self.config_summary = config_summary
         self._loaded = False
-        self.cancellation = Cancellation()
+        self._active: set[Cancellation] = set()
 
     # ------------------------------------------------------------------ construction
 
@@ -252,6 +252,14 @@ class Agent:
             None, on_event if on_event is not None else _ignore, transcript, resume=True
         )
 
+    def cancel(self, reason: str = "cancelled") -> None:
+        """Cancel the runs in progress (from any thread): each stops before its next step,
+        running tools are told through ``context.cancellation``, and the result's stop reason
+        is ``"cancelled"``. Later runs are not affected.
+        """
+        for cancellation in list(self._active):
+            cancellation.cancel(reason)
+
     def run_sync(self, task: str, **options: Any) -> RunResult:
         """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
         return asyncio.run(self.run(task, **options))
@@ -265,10 +273,12 @@ class Agent:
         resume: bool,
     ) -> RunResult:
         history = []
+        cancellation = Cancellation()
+        self._active.add(cancellation)
         context = ExecutionContext(
             working_directory=self.working_directory,
             limits=self.limits,
-            cancellation=self.cancellation,
+            cancellation=cancellation,
             plugin_manager=self.plugin_manager,
         )
         if resume:
@@ -310,6 +320,7 @@ class Agent:
             emit(RunFinished(result))
             return result
         finally:
+            self._active.discard(cancellation)
             if writer is not None:
                 writer.close()
             if policy_name is not None and context.plugin_manager is not None:

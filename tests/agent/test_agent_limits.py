@@ -1,0 +1,76 @@
+"""Model timeouts and cancellation stop a run cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+
+from gent_core.agent import Agent, StepStarted
+from gent_core.agent.events import AgentEvent
+from gent_core.context import Limits
+from gent_core.model import Model, ModelChunk, ModelRequest
+
+MakeAgent = Callable[..., Agent]
+
+
+class HangingModel(Model):
+    """Writes the beginning of a thought, then hangs; records whether its stream was closed."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
+        try:
+            yield ModelChunk("<thinking>Let me think")
+            await asyncio.sleep(3600)
+            yield ModelChunk("</thinking>")
+        finally:
+            self.closed = True
+
+
+def test_model_timeout_stops_the_run_and_closes_the_stream(make_agent: MakeAgent) -> None:
+    model = HangingModel()
+    agent = make_agent(model, limits=Limits(max_steps=3, model_timeout=0.2))
+    result = agent.run_sync("q")
+    assert result.stop_reason == "model_error"
+    assert result.message == "the model did not finish within 0.2 s"
+    assert model.closed
+    assert result.steps == []
+
+
+class CountingModel(Model):
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
+        self.calls += 1
+        call = json.dumps({"tool": "add", "args": {"a": self.calls, "b": 1}})
+        yield ModelChunk(f"<action>{call}</action>")
+
+
+def test_cancellation_stops_before_the_next_step(make_agent: MakeAgent) -> None:
+    model = CountingModel()
+    agent = make_agent(model, limits=Limits(max_steps=10))
+
+    def cancel_during_step_two(event: AgentEvent) -> None:
+        if isinstance(event, StepStarted) and event.step == 2:
+            agent.cancel("the user pressed stop")
+
+    result = agent.run_sync("q", on_event=cancel_during_step_two)
+    assert result.stop_reason == "cancelled"
+    assert result.message == "the run was cancelled: the user pressed stop"
+    assert len(result.steps) == 2
+    assert model.calls == 2
+
+
+def test_a_cancelled_run_does_not_cancel_the_next_one(make_agent: MakeAgent) -> None:
+    model = CountingModel()
+    agent = make_agent(model, limits=Limits(max_steps=2))
+
+    def cancel_at_once(event: AgentEvent) -> None:
+        if isinstance(event, StepStarted):
+            agent.cancel()
+
+    assert agent.run_sync("q", on_event=cancel_at_once).stop_reason == "cancelled"
+    assert agent.run_sync("q").stop_reason == "max_steps"

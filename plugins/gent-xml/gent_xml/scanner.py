@@ -12,6 +12,7 @@ rules this implements.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 
@@ -73,6 +74,16 @@ def unwrap_cdata(raw: str) -> str:
     return "".join(parts).strip()
 
 
+@functools.lru_cache(maxsize=128)
+def _name_info(names: tuple[tuple[str, str], ...]) -> tuple[int, frozenset[str]]:
+    """The longest name and every prefix of the lower-cased names, computed once per set of
+    sections (an agent parses every output with the same set).
+    """
+    longest = max((max(len(key), len(name)) for key, name in names), default=0)
+    prefixes = frozenset(key[:i] for key, _ in names for i in range(len(key) + 1))
+    return longest, prefixes
+
+
 class XMLScanner(IncrementalParser):
     """Incremental parser of XML-style sections (see :class:`gent_xml.XMLFormat`).
 
@@ -91,10 +102,7 @@ class XMLScanner(IncrementalParser):
         no_sections: Callable[[], GentError],
     ) -> None:
         self._names = dict(names)
-        self._max_name = max(
-            (max(len(key), len(name)) for key, name in self._names.items()), default=0
-        )
-        self._prefixes = {name[:i] for name in self._names for i in range(len(name) + 1)}
+        self._max_name, self._prefixes = _name_info(tuple(self._names.items()))
         self._strict = strict
         self._no_sections = no_sections
         self._collector = SectionCollector(unwrap_cdata)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gent_core.schema_refs import follow_refs
+
 __all__ = ["example_arguments", "example_object", "example_value"]
 
 _STRING_FORMATS = {
@@ -26,17 +28,7 @@ _STRING_FORMATS = {
 
 
 def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
-    for _ in range(10):
-        if not isinstance(schema, Mapping):
-            return {}
-        ref = schema.get("$ref")
-        if not isinstance(ref, str) or not ref.startswith("#/"):
-            return schema
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part) if isinstance(target, Mapping) else None
-        schema = target
-    return {}
+    return follow_refs(schema, root) or {}
 
 
 def example_value(

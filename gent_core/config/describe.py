@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gent_core.config.yamldoc import KeyPath
+from gent_core.schema_refs import follow_refs
 
 __all__ = ["describe_schema", "problems_from_validation_error", "show_value", "unknown_problem"]
 
@@ -65,14 +66,8 @@ def show_value(value: Any, *, secret: bool = False) -> str:
 
 def _resolve(schema: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """Follow ``$ref`` pointers (``#/$defs/Name``)."""
-    for _ in range(_MAX_DEPTH):
-        if not isinstance(schema, dict):
-            return {}
-        ref = schema.get("$ref")
-        if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
-            return schema
-        schema = defs.get(ref.removeprefix("#/$defs/"), {})
-    return {}
+    resolved = follow_refs(schema, {"$defs": defs}, _MAX_DEPTH)
+    return resolved if isinstance(resolved, dict) else {}
 
 
 def _expand(schemas: Iterable[Any], defs: dict[str, Any]) -> list[dict[str, Any]]:

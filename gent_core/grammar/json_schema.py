@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from gent_core.errors import GentError
 from gent_core.grammar.builder import GrammarBuilder, literal
+from gent_core.schema_refs import is_local_ref, resolve_pointer
 
 __all__ = ["JSONSchemaConverter", "SchemaGrammarError"]
 
@@ -260,14 +261,12 @@ class JSONSchemaConverter:
         return merged
 
     def _resolve(self, ref: str) -> Mapping[str, Any]:
-        if not ref.startswith("#/"):
+        if not is_local_ref(ref):
             raise SchemaGrammarError(f"only local $ref are supported, got {ref!r}")
-        target: Any = self._root_schema
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, Mapping) or part not in target:
-                raise SchemaGrammarError(f"cannot resolve $ref {ref!r}")
-            target = target[part]
+        try:
+            target = resolve_pointer(self._root_schema, ref)
+        except LookupError:
+            raise SchemaGrammarError(f"cannot resolve $ref {ref!r}") from None
         if not isinstance(target, Mapping):
             raise SchemaGrammarError(f"$ref {ref!r} is not a schema")
         return target

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from gent_core.schema_refs import is_local_ref, resolve_pointer
 from gent_core.tools.arguments import (
     TYPE_WORDS,
     ArgumentProblem,
@@ -142,17 +143,12 @@ class SchemaValidator:
                     raise ValueError(f"invalid 'pattern' {pattern!r}: {error}") from error
 
     def _resolve(self, ref: Any) -> dict[str, Any]:
-        if not isinstance(ref, str) or not ref.startswith("#"):
+        if not is_local_ref(ref):
             raise ValueError(f"only local $ref pointers ('#/...') are supported, got {ref!r}")
-        node: Any = self.schema
-        for token in filter(None, ref[1:].split("/")):
-            key = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                node = node[int(key)]
-            elif isinstance(node, dict) and key in node:
-                node = node[key]
-            else:
-                raise ValueError(f"$ref {ref!r} points to nothing in the schema")
+        try:
+            node = resolve_pointer(self.schema, ref)
+        except LookupError:
+            raise ValueError(f"$ref {ref!r} points to nothing in the schema") from None
         if not isinstance(node, dict):
             raise ValueError(f"$ref {ref!r} does not point to a schema")
         return node

@@ -19,6 +19,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from gent_core.schema_refs import follow_refs
+
 __all__ = ["YAMLTagError", "accepted_types", "check_collection_tag", "key_text", "to_python"]
 
 _STR = "tag:yaml.org,2002:str"
@@ -51,17 +53,8 @@ def _refuse(node: Node, problem: str) -> YAMLTagError:
 
 def _resolve(schema: Any, root: Schema) -> Schema | None:
     """Follow local ``$ref`` pointers; ``None`` means "any value"."""
-    for _ in range(_MAX_REF_HOPS):
-        if not isinstance(schema, dict) or not schema:
-            return None
-        ref = schema.get("$ref")
-        if not isinstance(ref, str) or not ref.startswith("#/"):
-            return schema
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part) if isinstance(target, dict) else None
-        schema = target
-    return None
+    resolved = follow_refs(schema, root, _MAX_REF_HOPS)
+    return resolved if isinstance(resolved, dict) and resolved else None
 
 
 def _branches(schema: Schema) -> list[Any]:

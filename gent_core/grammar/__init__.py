@@ -7,7 +7,12 @@ calls, section rules derived from a format, :func:`build_agent_grammar` for a wh
 :func:`matches`, a pure-Python recognizer for tests.
 """
 
-from gent_core.grammar.agent import build_agent_grammar, chain_syntax, format_name
+from gent_core.grammar.agent import (
+    build_agent_grammar,
+    chain_syntax,
+    checked_agent_grammar,
+    format_name,
+)
 from gent_core.grammar.builder import Grammar, GrammarBuilder, char_class, literal, rule_name
 from gent_core.grammar.calls import json_calls, yaml_calls
 from gent_core.grammar.check import GrammarSyntaxError, check_gbnf
@@ -24,6 +29,7 @@ __all__ = [
     "JSONSchemaConverter",
     "SchemaGrammarError",
     "build_agent_grammar",
+    "checked_agent_grammar",
     "chain_syntax",
     "char_class",
     "check_gbnf",

@@ -19,8 +19,10 @@ Each part asks its component first and falls back to gent's built-in rules:
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
+from gent_core.errors import GentError
 from gent_core.grammar.builder import Grammar, GrammarBuilder
 from gent_core.grammar.calls import json_calls, yaml_calls
 from gent_core.grammar.json_schema import JSONSchemaConverter
@@ -153,3 +155,22 @@ def build_agent_grammar(structure: OutputStructure) -> Grammar:
     sep = builder.add("sep", r'"\n" "\n"?')
     parts = [*free, "(" + " | ".join(endings) + ")"]
     return builder.build(f" {sep} ".join(parts))
+
+
+def checked_agent_grammar(structure: OutputStructure, logger: logging.Logger) -> str | None:
+    """Build the agent's grammar and check it with :func:`check_gbnf`, for back ends that
+    would rather generate unconstrained than fail.
+
+    Returns:
+        The grammar text, or ``None`` (after a warning on ``logger``) when it cannot be built
+        or fails the check.
+    """
+    from gent_core.grammar.check import check_gbnf
+
+    try:
+        text = build_agent_grammar(structure).text
+        check_gbnf(text)
+    except GentError as error:
+        logger.warning("no grammar for this agent, generating unconstrained: %s", error)
+        return None
+    return text

@@ -190,3 +190,26 @@ def test_a_json_chain_declares_its_syntax_by_package_or_class_name() -> None:
     assert chain_syntax(chain) is None
     chain.syntax = "yaml"
     assert chain_syntax(chain) == "yaml"
+
+
+def test_checked_agent_grammar_returns_a_checked_grammar_or_warns(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import dataclasses
+    import logging
+
+    from gent_core.grammar import check_gbnf, checked_agent_grammar
+
+    logger = logging.getLogger("gent.test")
+    good = checked_agent_grammar(structure("xml", "json"), logger)
+    assert good is not None
+    check_gbnf(good)
+
+    class BrokenText(XMLDouble):
+        def grammar_text(self, builder: Any) -> str | None:
+            return '"unterminated'
+
+    broken = dataclasses.replace(structure("xml", "json"), format=BrokenText())
+    with caplog.at_level(logging.WARNING, logger="gent.test"):
+        assert checked_agent_grammar(broken, logger) is None
+    assert "no grammar for this agent, generating unconstrained" in caplog.text

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
-from gent_core.errors import GentError, ModelError
+from gent_core.errors import ModelError
 from gent_core.model import Model, ModelChunk, ModelRequest, OutputStructure, Usage
 from gent_llamacpp.options import LlamaCppOptions, parse_options
 from gent_llamacpp.stops import StopMatcher
@@ -168,13 +168,10 @@ class LlamaCppModel(Model):
         """
         if structure is None or not self.options.grammar:
             return None
-        from gent_core.grammar import build_agent_grammar, check_gbnf
+        from gent_core.grammar import checked_agent_grammar
 
-        try:
-            text = build_agent_grammar(structure).text
-            check_gbnf(text)
-        except GentError as error:
-            logger.warning("no grammar for this agent, generating unconstrained: %s", error)
+        text = checked_agent_grammar(structure, logger)
+        if text is None:
             return None
         if self._llm is not None and not self._llama_accepts(text):
             logger.warning("llama.cpp rejected the agent grammar; generating unconstrained")

@@ -17,7 +17,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from gent_core.errors import GentError, Location, ModelError
+from gent_core.errors import Location, ModelError
 from gent_core.model import (
     Model,
     ModelChunk,
@@ -189,15 +189,9 @@ class OpenAIModel(Model):
         """
         if not self.options.grammar or structure is None:
             return None
-        from gent_core.grammar import build_agent_grammar, check_gbnf
+        from gent_core.grammar import checked_agent_grammar
 
-        try:
-            text = build_agent_grammar(structure).text
-            check_gbnf(text)
-        except GentError as error:
-            logger.warning("no grammar sent for this agent: %s", error)
-            return None
-        return text
+        return checked_agent_grammar(structure, logger)
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         o = self.options

@@ -108,7 +108,8 @@ def main() -> None:
 
     check = (
         "import sys, gent_core; "
-        "print(sorted(m for m in sys.modules if m.startswith('gent_') and m != 'gent_core'))"
+        "tops = {m.split('.')[0] for m in sys.modules}; "
+        "print(sorted(t for t in tops if t.startswith('gent_') and t != 'gent_core'))"
     )
     leaked = subprocess.run(
         [str(python_of(envs[100])), "-c", check], capture_output=True, text=True, check=True

@@ -7,8 +7,9 @@ system and the agent loop. Everything is importable from here; names load lazily
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from gent_core.lazy import export_names, load_export
 
 __version__ = "0.1.0"
 
@@ -168,13 +169,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Import exported names on first use (PEP 562)."""
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'gent_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, _EXPORTS, globals(), name)
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return export_names(_EXPORTS, globals())

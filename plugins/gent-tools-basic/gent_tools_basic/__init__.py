@@ -7,8 +7,9 @@ module stays cheap.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from gent_core.lazy import load_export
 
 __version__ = "0.1.0"
 
@@ -25,10 +26,5 @@ __all__ = ["__version__", "calculator", "current_time"]
 
 
 def __getattr__(name: str) -> Any:
-    """Import the tools on first use (PEP 562)."""
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'gent_tools_basic' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name)
-    globals()[name] = value
-    return value
+    """Import exported names on first use (PEP 562)."""
+    return load_export(__name__, _EXPORTS, globals(), name)

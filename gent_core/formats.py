@@ -11,7 +11,7 @@ Formats are supplied by plugins through the ``gent_register_formats`` hook; ``ge
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from gent_core.sections import FormattedSection, ParseResult, Section, SectionEvent
@@ -19,7 +19,25 @@ from gent_core.sections import FormattedSection, ParseResult, Section, SectionEv
 if TYPE_CHECKING:
     from gent_core.grammar.builder import GrammarBuilder
 
-__all__ = ["IncrementalParser", "TextFormat"]
+__all__ = ["IncrementalParser", "TextFormat", "guidance_list"]
+
+
+def guidance_list(sections: Sequence[Section], label: Callable[[str], str]) -> list[str]:
+    """Prompt lines giving each section's guidance, for :meth:`TextFormat.describe`.
+
+    One bullet per section, ``- <label>: <first line>``, with further lines indented under
+    it; a section without guidance gets "Free text.".
+
+    Args:
+        sections: The sections, in prompt order.
+        label: How the format names a section in prose (``"<action>"``, ``"action"``).
+    """
+    lines: list[str] = []
+    for section in sections:
+        first, *rest = (section.guidance.strip() or "Free text.").splitlines()
+        lines.append(f"- {label(section.name)}: {first}")
+        lines.extend(f"  {line}" if line.strip() else "" for line in rest)
+    return lines
 
 
 class IncrementalParser(ABC):

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gent_core.errors import NoSectionsFoundError
-from gent_core.formats import TextFormat
+from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
 from gent_core.textscan import format_attributes
 from gent_markdown.lines import MAX_LINE_LENGTH, needs_verbatim, verbatim_block
@@ -147,11 +147,7 @@ class MarkdownFormat(TextFormat):
             "What goes in each section:",
             "",
         ]
-        for section in sections:
-            guidance = section.guidance.strip() or "Free text."
-            first, *rest = guidance.splitlines()
-            lines.append(f"- {section.name}: {first}")
-            lines.extend(f"  {line}" if line.strip() else "" for line in rest)
+        lines.extend(guidance_list(sections, str))
         lines += [
             "",
             "Rules:",

@@ -54,7 +54,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from gent_core.errors import NoSectionsFoundError
-from gent_core.formats import TextFormat
+from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
 from gent_core.textscan import format_attributes, name_table
 from gent_xml.scanner import CDATA_CLOSE, CDATA_OPEN, MAX_TAG_LENGTH, XMLScanner
@@ -132,11 +132,7 @@ class XMLFormat(TextFormat):
             "What goes in each section:",
             "",
         ]
-        for section in sections:
-            guidance = section.guidance.strip() or "Free text."
-            first, *rest = guidance.splitlines()
-            lines.append(f"- <{section.name}>: {first}")
-            lines.extend(f"  {line}" if line.strip() else "" for line in rest)
+        lines.extend(guidance_list(sections, lambda name: f"<{name}>"))
         lines += [
             "",
             "Rules:",

@@ -21,7 +21,7 @@ import typing
 import warnings
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
@@ -32,7 +32,15 @@ from gent_core.config.secrets import is_secret_key
 from gent_core.config.yamldoc import KeyPath
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
-__all__ = ["OptionsSpec", "check_options", "options_spec", "validate_options"]
+__all__ = [
+    "OptionsSpec",
+    "check_options",
+    "options_spec",
+    "parse_options_model",
+    "validate_options",
+]
+
+OptionsModel = TypeVar("OptionsModel", bound=BaseModel)
 
 
 class _TolerantSchema(GenerateJsonSchema):
@@ -276,3 +284,32 @@ def validate_options(
             ]
         )
     return kwargs
+
+
+def parse_options_model(
+    model: type[OptionsModel], options: Mapping[str, Any], *, plugin: str, kind: str = "model"
+) -> OptionsModel:
+    """Validate a component's ``options`` with its own pydantic options ``model``.
+
+    Args:
+        model: The options model.
+        options: The options as given (config file or keyword arguments).
+        plugin: The component's name, for the message (``"openai"``).
+        kind: The component's kind, for the message.
+
+    Raises:
+        ConfigError: Naming every invalid or unknown option and listing the accepted ones;
+            the values given are never quoted (one may be a secret).
+    """
+    try:
+        return model.model_validate(options)
+    except ValidationError as error:
+        problems = [
+            f"{'.'.join(str(part) for part in item['loc']) or '(options)'}: {item['msg']}"
+            for item in error.errors(include_url=False, include_input=False)
+        ]
+        raise ConfigError(
+            f"invalid {plugin} {kind} options: " + "; ".join(problems),
+            location=Location(plugin=plugin),
+            hint=f"Accepted options: {', '.join(model.model_fields)}.",
+        ) from None

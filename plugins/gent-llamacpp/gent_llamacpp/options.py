@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from gent_core.errors import ConfigError, Location
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["LlamaCppOptions", "parse_options"]
 
@@ -50,16 +48,6 @@ def parse_options(options: dict[str, object]) -> LlamaCppOptions:
     Raises:
         ConfigError: Naming every invalid or unknown option and what is accepted.
     """
-    try:
-        return LlamaCppOptions.model_validate(options)
-    except ValidationError as error:
-        problems = []
-        for item in error.errors(include_url=False):
-            key = ".".join(str(part) for part in item["loc"]) or "(options)"
-            problems.append(f"{key}: {item['msg']}")
-        allowed = ", ".join(LlamaCppOptions.model_fields)
-        raise ConfigError(
-            "invalid llamacpp model options: " + "; ".join(problems),
-            location=Location(plugin="llamacpp"),
-            hint=f"Accepted options: {allowed}.",
-        ) from error
+    from gent_core.config.options import parse_options_model
+
+    return parse_options_model(LlamaCppOptions, options, plugin="llamacpp")

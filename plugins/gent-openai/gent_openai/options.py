@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
-
-from gent_core.errors import ConfigError, Location
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_MODEL", "OpenAIOptions", "parse_options"]
 
@@ -84,16 +82,6 @@ def parse_options(options: dict[str, Any]) -> OpenAIOptions:
         ConfigError: Naming every invalid or unknown option and what is accepted; the
             values given are never quoted (one may be the API key).
     """
-    try:
-        return OpenAIOptions.model_validate(options)
-    except ValidationError as error:
-        problems = []
-        for item in error.errors(include_url=False, include_input=False):
-            key = ".".join(str(part) for part in item["loc"]) or "(options)"
-            problems.append(f"{key}: {item['msg']}")
-        allowed = ", ".join(OpenAIOptions.model_fields)
-        raise ConfigError(
-            "invalid openai model options: " + "; ".join(problems),
-            location=Location(plugin="openai"),
-            hint=f"Accepted options: {allowed}.",
-        ) from None
+    from gent_core.config.options import parse_options_model
+
+    return parse_options_model(OpenAIOptions, options, plugin="openai")

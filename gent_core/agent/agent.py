@@ -208,16 +208,21 @@ class Agent:
 
     # ------------------------------------------------------------------ running
 
-    async def load(self, on_event: Callable[[AgentEvent], None] = _ignore) -> None:
-        """Load the model once (called by :meth:`run`; call it early to show progress)."""
+    async def load(self, on_event: Callable[[AgentEvent], None] = _ignore) -> float:
+        """Load the model once (called by :meth:`run`; call it early to show progress).
+
+        Returns:
+            Seconds spent loading now (``0.0`` when the model was already loaded).
+        """
         if self._loaded:
-            return
+            return 0.0
         on_event(ModelLoading(self.model.describe()))
         started = time.perf_counter()
         await self.model.load()
         self._loaded = True
-        self._load_seconds = time.perf_counter() - started
-        on_event(ModelLoaded(self.model.describe(), self._load_seconds))
+        seconds = time.perf_counter() - started
+        on_event(ModelLoaded(self.model.describe(), seconds))
+        return seconds
 
     async def run(
         self,
@@ -304,9 +309,9 @@ class Agent:
             context.plugin_manager.register(self.approval, name=policy_name)
         try:
             emit(RunStarted(task, len(history)))
-            await self.load(emit)
+            load_seconds = await self.load(emit)
             run = AgentRun(self, task, context, emit, writer, history)
-            run.stats.load_seconds = getattr(self, "_load_seconds", 0.0)
+            run.stats.load_seconds = load_seconds
             if writer is not None:
                 writer.start(
                     task,

@@ -74,3 +74,13 @@ def test_a_cancelled_run_does_not_cancel_the_next_one(make_agent: MakeAgent) -> 
 
     assert agent.run_sync("q", on_event=cancel_at_once).stop_reason == "cancelled"
     assert agent.run_sync("q").stop_reason == "max_steps"
+
+
+def test_only_the_run_that_loads_the_model_counts_load_time(make_agent: MakeAgent) -> None:
+    class SlowLoadModel(CountingModel):
+        async def load(self) -> None:
+            await asyncio.sleep(0.05)
+
+    agent = make_agent(SlowLoadModel(), limits=Limits(max_steps=1))
+    assert agent.run_sync("q").stats.load_seconds >= 0.05
+    assert agent.run_sync("q").stats.load_seconds == 0.0

@@ -35,6 +35,7 @@ __all__ = [
     "ToolError",
     "ToolExecutionError",
     "ToolTimeoutError",
+    "ToolsetError",
     "TruncatedCallError",
     "TruncatedOutputError",
     "UnknownToolError",
@@ -240,6 +241,25 @@ class PluginLoadError(GentError):
         )
         if cause is not None:
             self.__cause__ = cause
+
+
+class ToolsetError(GentError):
+    """A toolset (an MCP server...) could not be opened: its tools are unavailable.
+
+    Attributes:
+        toolset: The toolset's description (``"mcp git (stdio: python -m ...)"``).
+    """
+
+    def __init__(self, toolset: str, location: Location | None, error: BaseException) -> None:
+        self.toolset = toolset
+        reason = str(error) if isinstance(error, GentError) else f"{type(error).__name__}: {error}"
+        super().__init__(
+            f"the toolset {toolset} could not be opened: {reason}",
+            location=location,
+            hint="Check the toolset's settings in the config (command, URL, arguments) and "
+            "that what it starts is installed.",
+        )
+        self.__cause__ = error
 
 
 class HookError(GentError):

@@ -112,6 +112,10 @@ class ToolChain(ABC):
         self._tools[tool.name] = tool
         return self
 
+    def remove_tool(self, name: str) -> Tool | None:
+        """Remove the tool called ``name``; return it, or ``None`` when there was none."""
+        return self._tools.pop(name, None)
+
     def get_tool(self, name: str) -> Tool | None:
         """Return the tool called ``name``, or ``None``."""
         return self._tools.get(name)

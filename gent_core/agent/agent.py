@@ -16,14 +16,16 @@ from gent_core.agent.records import RunResult
 from gent_core.agent.run import AgentRun
 from gent_core.agent.transcript import TranscriptWriter, load_transcript
 from gent_core.context import Cancellation, ExecutionContext, Limits
-from gent_core.errors import GentError
+from gent_core.errors import GentError, Location
 from gent_core.formats import TextFormat
+from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
 from gent_core.plugins.manager import GentPluginManager
 from gent_core.sections import Section, TextSection
 from gent_core.termination import Termination
 from gent_core.toolchain import ToolChain
 from gent_core.tools.base import Tool
+from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
     from gent_core.config import LoadedConfig
@@ -51,9 +53,13 @@ class Agent:
         limits: Steps, timeouts and error limits.
         working_directory: Where tools work; the current directory by default.
         plugin_manager: Whose lifecycle hooks fire during runs (``None``: a private manager
-            with no plugins, so only the approval policy's hook).
+            with no plugins, so only the approval policy's and the middleware's hooks).
         prompt: Overrides for the system prompt's parts.
         approval: A tool approval policy, registered for the duration of each run.
+        toolsets: Sources of more tools (MCP servers...), opened by :meth:`open` before the
+            first run and closed by :meth:`aclose`.
+        middleware: Plugin objects with lifecycle hook implementations, registered for the
+            runs of this agent only (other agents sharing the plugin manager never see them).
         max_tokens: Upper bound of tokens per model call.
         temperature: Sampling temperature, or ``None`` for the back end's default.
         redact: Applied to every string written to a transcript (secrets).
@@ -75,6 +81,8 @@ class Agent:
         plugin_manager: GentPluginManager | None = None,
         prompt: PromptParts | None = None,
         approval: ApprovalPolicy | None = None,
+        toolsets: Sequence[Toolset] = (),
+        middleware: Sequence[object] = (),
         max_tokens: int | None = None,
         temperature: float | None = None,
         redact: Callable[[str], str] | None = None,
@@ -104,6 +112,12 @@ class Agent:
         self.plugin_manager = plugin_manager
         self.prompt = prompt or PromptParts()
         self.approval = approval
+        self.toolsets = list(toolsets)
+        self.middleware = list(middleware)
+        self.toolset_origins: dict[int, Location] = {}
+        self._opened: list[Toolset] = []
+        self._toolset_tools: list[str] = []
+        self._tools_open = False
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.redact = redact
@@ -151,11 +165,13 @@ class Agent:
                 default=approval.default,
                 ask_callback=ask_callback,
             )
-        return cls(
+        agent = cls(
             components.model,
             components.format,
             components.toolchain,
             components.termination,
+            toolsets=components.toolsets,
+            middleware=components.middleware,
             thinking=config.thinking,
             limits=config.limits_object(),
             working_directory=config.working_directory,
@@ -170,6 +186,8 @@ class Agent:
             redact=loaded.redact,
             config_summary=loaded.redacted_dict(),
         )
+        agent.toolset_origins = dict(components.toolset_origins)
+        return agent
 
     # ------------------------------------------------------------------ structure
 
@@ -208,12 +226,95 @@ class Agent:
 
     # ------------------------------------------------------------------ running
 
+    async def open(self) -> None:
+        """Open the toolsets once and add their tools to the tool chain (called by
+        :meth:`load`; call it directly to see the tools without loading the model).
+
+        A tool whose name is already taken is added as ``<toolset>:<tool>``. When a toolset
+        fails to open, the ones already opened are closed again.
+
+        Raises:
+            ToolsetError: Naming the toolset, where it was configured, and why it failed.
+        """
+        if self._tools_open:
+            return
+        if self.toolsets and self.toolchain is None:
+            raise GentError(
+                "an agent with toolsets needs a tool chain",
+                hint="Pass toolchain=... (for example the 'json' tool chain).",
+            )
+        from gent_core.errors import ToolsetError
+        from gent_core.tools.renamed import RenamedTool
+
+        assert self.toolchain is not None or not self.toolsets
+        for name in self._toolset_tools:  # tools of an earlier opening
+            if self.toolchain is not None:
+                self.toolchain.remove_tool(name)
+        self._toolset_tools = []
+        for toolset in self.toolsets:
+            try:
+                tools = list(await toolset.open(self.working_directory))
+            except (Exception, asyncio.CancelledError) as error:
+                self._opened.append(toolset)
+                await self._close_toolsets()
+                raise ToolsetError(
+                    toolset.describe(), self.toolset_origins.get(id(toolset)), error
+                ) from error
+            self._opened.append(toolset)
+            assert self.toolchain is not None
+            for tool in tools:
+                if self.toolchain.get_tool(tool.name) is not None:
+                    tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
+                self.toolchain.add_tool(tool)
+                self._toolset_tools.append(tool.name)
+        self._tools_open = True
+
+    async def _close_toolsets(self) -> None:
+        opened, self._opened = self._opened, []
+        for toolset in reversed(opened):
+            try:
+                await toolset.aclose()
+            except Exception as error:  # noqa: BLE001 - closing must close the others too
+                import logging
+
+                logging.getLogger("gent.agent").warning(
+                    "closing toolset %s failed: %s: %s",
+                    toolset.describe(),
+                    type(error).__name__,
+                    error,
+                )
+
+    async def aclose(self) -> None:
+        """Close the toolsets (stopping their servers) and release the model.
+
+        Safe to call more than once, and after a failed :meth:`open` or :meth:`load`.
+        """
+        try:
+            await self._close_toolsets()
+        finally:
+            self._tools_open = False
+            if self._loaded:
+                self._loaded = False
+                await self.model.aclose()
+
+    async def __aenter__(self) -> Agent:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
     async def load(self, on_event: Callable[[AgentEvent], None] = _ignore) -> float:
-        """Load the model once (called by :meth:`run`; call it early to show progress).
+        """Open the toolsets and load the model once (called by :meth:`run`; call it early
+        to show progress).
 
         Returns:
-            Seconds spent loading now (``0.0`` when the model was already loaded).
+            Seconds spent loading the model now (``0.0`` when it was already loaded).
+
+        Raises:
+            ToolsetError: When a toolset cannot be opened.
         """
+        await self.open()
         if self._loaded:
             return 0.0
         on_event(ModelLoading(self.model.describe()))
@@ -230,6 +331,7 @@ class Agent:
         *,
         on_event: Callable[[AgentEvent], None] | None = None,
         transcript: Path | str | None = None,
+        history: Sequence[Message] = (),
     ) -> RunResult:
         """Run the agent on ``task`` until it answers or hits a limit.
 
@@ -237,9 +339,16 @@ class Agent:
             task: What the user asks.
             on_event: Receives every event as it happens.
             transcript: A JSONL file to append the run to, step by step.
+            history: Earlier messages of the conversation (no system message), placed
+                between the system prompt and the task. Middleware may rewrite them before
+                each model call (e.g. ``natural`` turns native tool calls into text).
         """
         return await self._run(
-            task, on_event if on_event is not None else _ignore, transcript, resume=False
+            task,
+            on_event if on_event is not None else _ignore,
+            transcript,
+            resume=False,
+            history=history,
         )
 
     async def resume(
@@ -269,6 +378,28 @@ class Agent:
         """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
         return asyncio.run(self.run(task, **options))
 
+    def _run_hooks(self) -> GentPluginManager | None:
+        """The plugin manager whose hooks fire in one run: the agent's, plus the approval
+        policy and the middleware in a manager of the run's own, so that concurrent runs of
+        other agents sharing the plugin manager never see them.
+        """
+        scoped: list[tuple[str, object]] = [
+            (f"middleware-{index}-{type(item).__name__}", item)
+            for index, item in enumerate(self.middleware)
+        ]
+        if self.approval is not None:
+            scoped.append(("approval", self.approval))
+        if not scoped:
+            return self.plugin_manager
+        manager = GentPluginManager()
+        if self.plugin_manager is not None:
+            for name, plugin in self.plugin_manager.list_name_plugin():
+                if plugin is not None and name is not None:
+                    manager.register(plugin, name=name)
+        for name, plugin in scoped:
+            manager.register(plugin, name=name)
+        return manager
+
     async def _run(
         self,
         task: str | None,
@@ -276,8 +407,9 @@ class Agent:
         transcript_path: Path | str | None,
         *,
         resume: bool,
+        history: Sequence[Message] = (),
     ) -> RunResult:
-        history = []
+        steps = []
         cancellation = Cancellation()
         self._active.add(cancellation)
         context = ExecutionContext(
@@ -296,28 +428,23 @@ class Agent:
                     "nothing to resume"
                 )
             task = previous.task
-            history = previous.steps
-            if history:
-                context.clipboard = clipboard_from_records(history[-1].clipboard)
+            steps = previous.steps
+            if steps:
+                context.clipboard = clipboard_from_records(steps[-1].clipboard)
         assert task is not None
         writer = TranscriptWriter(transcript_path, redact=self.redact) if transcript_path else None
-        policy_name = None
-        if self.approval is not None:
-            if context.plugin_manager is None:
-                context.plugin_manager = GentPluginManager()
-            policy_name = f"approval-{id(self.approval)}"
-            context.plugin_manager.register(self.approval, name=policy_name)
+        context.plugin_manager = self._run_hooks()
         try:
-            emit(RunStarted(task, len(history)))
+            emit(RunStarted(task, len(steps)))
             load_seconds = await self.load(emit)
-            run = AgentRun(self, task, context, emit, writer, history)
+            run = AgentRun(self, task, context, emit, writer, steps, list(history))
             run.stats.load_seconds = load_seconds
             if writer is not None:
                 writer.start(
                     task,
                     self.system_prompt(),
                     config=self.config_summary,
-                    resumed_steps=len(history),
+                    resumed_steps=len(steps),
                 )
             result = await run.run()
             if writer is not None:
@@ -328,5 +455,3 @@ class Agent:
             self._active.discard(cancellation)
             if writer is not None:
                 writer.close()
-            if policy_name is not None and context.plugin_manager is not None:
-                context.plugin_manager.unregister(name=policy_name)

@@ -78,6 +78,7 @@ class AgentRun:
         emit: Receives every event.
         transcript: Where completed steps are appended, or ``None``.
         history: Steps of an earlier, interrupted run to continue from.
+        conversation: Earlier messages placed between the system prompt and the task.
     """
 
     def __init__(
@@ -88,6 +89,7 @@ class AgentRun:
         emit: Callable[[AgentEvent], None],
         transcript: TranscriptWriter | None,
         history: list[StepRecord] | None = None,
+        conversation: list[Message] | None = None,
     ) -> None:
         self.agent = agent
         self.task = task
@@ -98,6 +100,7 @@ class AgentRun:
         self.stats = RunStats()
         self.messages: list[Message] = [
             Message.system(agent.system_prompt()),
+            *(conversation or []),
             Message.user(task),
         ]
         self.format_errors = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
 from gent_core.errors import GentError
@@ -20,8 +21,17 @@ def run(args: argparse.Namespace) -> int:
     from gent_core.agent import Agent
     from gent_core.config import load_config
 
+    async def open_and_close(agent: Agent) -> None:
+        # Toolsets (MCP servers) are opened to list their tools, then stopped.
+        try:
+            await agent.open()
+        finally:
+            await agent.aclose()
+
     try:
         agent = Agent.from_config(load_config(args.config))
+        if agent.toolsets:
+            asyncio.run(open_and_close(agent))
         grammar = agent.model.grammar(agent.structure())
     except GentError as error:
         print(f"gent describe: error: {error}", file=sys.stderr)

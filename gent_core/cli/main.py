@@ -1,19 +1,24 @@
 """Entry point of the ``gent`` command: argument parsing and dispatch to subcommands.
 
-Subcommand modules are imported only when their subcommand runs, so ``gent --version`` and
-``gent --help`` stay fast.
+Built-in subcommands are listed in :data:`SUBCOMMANDS`; plugins add their own through the
+``gent_register_commands`` hook (see :mod:`gent_core.plugins.commands`). A plugin command
+whose module fails to import is reported and left out; every other command keeps working.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from gent_core import __version__
 
-__all__ = ["build_parser", "main"]
+__all__ = ["SUBCOMMANDS", "build_parser", "main"]
+
+logger = logging.getLogger("gent.cli")
 
 # subcommand -> (module, one-line help). Each module has ``add_arguments(parser)`` and
 # ``run(args) -> int``.
@@ -25,26 +30,87 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser with every subcommand."""
+def plugin_commands() -> dict[str, tuple[str, str]]:
+    """The subcommands supplied by installed plugins: ``{name: (module, help)}``.
+
+    A name taken by a built-in command, or supplied by several plugins, is left out with a
+    warning naming the plugins.
+    """
+    from gent_core.errors import PluginLoadError
+    from gent_core.plugins.manager import get_plugin_manager
+    from gent_core.plugins.registry import Registry
+
+    try:
+        registry = Registry.from_plugin_manager(get_plugin_manager())
+    except PluginLoadError as error:  # strict mode: the command that needs plugins reports it
+        logger.warning("plugin commands are unavailable: %s", error)
+        return {}
+    commands: dict[str, tuple[str, str]] = {}
+    by_name: dict[str, list[str]] = {}
+    for entry in registry.entries("command"):
+        by_name.setdefault(entry.name, []).append(entry.plugin)
+    for entry in registry.entries("command"):
+        plugins = by_name[entry.name]
+        if entry.name in SUBCOMMANDS:
+            logger.warning(
+                "plugin %s supplies the command %r, which is a built-in command; ignored",
+                entry.plugin,
+                entry.name,
+            )
+        elif len(plugins) > 1:
+            if entry.plugin == plugins[0]:
+                logger.warning(
+                    "the command %r is supplied by several plugins (%s); none is added",
+                    entry.name,
+                    ", ".join(plugins),
+                )
+        else:
+            commands[entry.name] = (entry.factory.module, entry.factory.help)
+    return commands
+
+
+def _import_command(name: str, module_name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(module_name)
+    except Exception as error:  # noqa: BLE001 - a broken plugin must not break the CLI
+        logger.warning(
+            "the command %r is unavailable: its module %s failed to import: %s: %s",
+            name,
+            module_name,
+            type(error).__name__,
+            error,
+        )
+        return None
+
+
+def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
+    """Build the argument parser with every subcommand (plugins' too, unless told not to)."""
     parser = argparse.ArgumentParser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
+    commands = dict(SUBCOMMANDS)
+    if with_plugins:
+        commands.update(plugin_commands())
+    for name, (module_name, help_text) in commands.items():
+        module = _import_command(name, module_name)
+        if module is None:
+            continue
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(_module=module_name)
-        module = importlib.import_module(module_name)
         module.add_arguments(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gent`` command and return its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # ``gent --version`` needs no plugin.
+    with_plugins = arguments[:1] != ["--version"]
+    parser = build_parser(with_plugins=with_plugins)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
         return 2

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
+    from gent_core.agent import RunResult
     from gent_core.toolchain import ToolCall
 
 __all__ = ["add_arguments", "run"]
@@ -65,11 +66,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"gent run: error: {error}", file=sys.stderr)
         return 2
     view = None if args.json else LiveView(color=False if args.no_color else None)
+
+    async def run_and_close() -> RunResult:
+        # One event loop for the whole life of the agent: toolsets (MCP servers) are opened
+        # and stopped in it, also on Ctrl-C.
+        try:
+            if args.resume:
+                return await agent.resume(args.resume, on_event=view)
+            return await agent.run(args.task, on_event=view, transcript=args.transcript)
+        finally:
+            await agent.aclose()
+
     try:
-        if args.resume:
-            result = asyncio.run(agent.resume(args.resume, on_event=view))
-        else:
-            result = asyncio.run(agent.run(args.task, on_event=view, transcript=args.transcript))
+        result = asyncio.run(run_and_close())
     except GentError as error:
         print(f"gent run: error: {error}", file=sys.stderr)
         return 2
@@ -78,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
         hint = f"; continue with: gent run {args.config} --resume {where}" if where else ""
         print(f"\ngent run: interrupted{hint}", file=sys.stderr)
         return 130
-    finally:
-        asyncio.run(agent.model.aclose())
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     return 0 if result.ok else 1

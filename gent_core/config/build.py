@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from gent_core.config.loading import LoadedConfig
-from gent_core.config.models import ComponentSpec
+from gent_core.config.models import ComponentSpec, ToolsetSpec
 from gent_core.config.options import check_options
 from gent_core.config.yamldoc import KeyPath
 from gent_core.errors import (
@@ -27,6 +27,7 @@ from gent_core.errors import (
     ConfigError,
     ConfigProblem,
     GentError,
+    Location,
 )
 from gent_core.formats import TextFormat
 from gent_core.model import Model
@@ -34,6 +35,7 @@ from gent_core.plugins.registry import ComponentEntry, ComponentKind, Registry
 from gent_core.termination import Termination
 from gent_core.toolchain import ToolChain
 from gent_core.tools.base import Tool
+from gent_core.toolsets import Toolset
 
 __all__ = ["Components", "build_components"]
 
@@ -43,6 +45,8 @@ _CONTRACTS: dict[ComponentKind, type] = {
     "toolchain": ToolChain,
     "termination": Termination,
     "tool": Tool,
+    "toolset": Toolset,
+    "middleware": object,
 }
 
 
@@ -56,6 +60,10 @@ class Components:
         toolchain: The tool chain, created with ``tools=`` :attr:`tools`.
         termination: The termination.
         tools: The tools, in config order.
+        toolsets: The toolsets (opened by the agent before its first run), in config order.
+        toolset_origins: Where each toolset was configured (``id(toolset)`` -> location),
+            for errors raised when it is opened.
+        middleware: The middleware plugin objects, registered for each run.
     """
 
     model: Model
@@ -63,6 +71,9 @@ class Components:
     toolchain: ToolChain
     termination: Termination
     tools: list[Tool] = field(default_factory=list)
+    toolsets: list[Toolset] = field(default_factory=list)
+    toolset_origins: dict[int, Location] = field(default_factory=dict)
+    middleware: list[object] = field(default_factory=list)
 
 
 @dataclass
@@ -104,8 +115,20 @@ class _Builder:
 
     # ------------------------------------------------------------------ phase 1
 
-    def lookup(self, kind: ComponentKind, path: KeyPath, spec: ComponentSpec) -> _Plan | None:
-        where = self.name_path(path)
+    def lookup_toolset(self, path: KeyPath, spec: ToolsetSpec) -> _Plan | None:
+        """Plan a toolset entry (``{mcp: {...}}``): its options live under its own key."""
+        component = ComponentSpec(name=spec.toolset, options=spec.options)
+        return self.lookup("toolset", (*path, spec.toolset), component, name_path=path)
+
+    def lookup(
+        self,
+        kind: ComponentKind,
+        path: KeyPath,
+        spec: ComponentSpec,
+        *,
+        name_path: KeyPath | None = None,
+    ) -> _Plan | None:
+        where = name_path if name_path is not None else self.name_path(path)
         try:
             entry = self.registry.get(kind, spec.name)
         except ComponentNotFoundError as error:
@@ -152,7 +175,7 @@ class _Builder:
     def create(self, plan: _Plan, extra: Mapping[str, Any] | None = None) -> Any:
         factory = plan.entry.factory
         label = f"{plan.kind} {plan.spec.name!r}"
-        where = self.name_path(plan.path)
+        where = plan.path[:-1] if plan.kind == "toolset" else self.name_path(plan.path)
         if plan.kind == "tool" and not isinstance(factory, type):
             component = factory
         else:
@@ -168,6 +191,8 @@ class _Builder:
                     plan.entry.plugin,
                 )
                 return None
+        if plan.kind == "middleware":
+            return self.checked_middleware(component, label, where, plan.entry.plugin)
         contract = _CONTRACTS[plan.kind]
         if not isinstance(component, contract):
             self.problem(
@@ -175,6 +200,26 @@ class _Builder:
                 f"{type(component).__name__}); the plugin is broken",
                 where,
                 plan.entry.plugin,
+            )
+            return None
+        return component
+
+    def checked_middleware(
+        self, component: object, label: str, where: KeyPath, plugin: str
+    ) -> object | None:
+        """``component`` if it registers as a plugin (its hook implementations are valid)."""
+        from gent_core.plugins.manager import GentPluginManager
+
+        probe = GentPluginManager()
+        try:
+            probe.register(component, name="middleware")
+            probe.check_hook_names(component, "middleware")
+        except Exception as error:  # noqa: BLE001 - a broken plugin is reported, named
+            self.problem(
+                f"{label} is not usable as middleware (its hook implementations are "
+                f"invalid): {error}; the plugin is broken",
+                where,
+                plugin,
             )
             return None
         return component
@@ -211,25 +256,58 @@ def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
         ("toolchain", ("toolchain",), config.toolchain),
     ]
     plans = {kind: builder.lookup(kind, path, spec) for kind, path, spec in singles}
-    tool_plans = [
-        builder.lookup("tool", ("tools", index), spec) for index, spec in enumerate(config.tools)
+    tool_plans: list[_Plan | None] = []
+    toolset_plans: list[_Plan | None] = []
+    for index, entry in enumerate(config.tools):
+        if isinstance(entry, ToolsetSpec):
+            toolset_plans.append(builder.lookup_toolset(("tools", index), entry))
+        else:
+            tool_plans.append(builder.lookup("tool", ("tools", index), entry))
+    middleware_plans = [
+        builder.lookup("middleware", ("middleware", index), spec)
+        for index, spec in enumerate(config.middleware)
     ]
     builder.fail_if_problems()
 
     tools: list[Tool] = []
-    first: dict[str, int] = {}
-    for index, tool_plan in enumerate(tool_plans):
+    first: dict[str, KeyPath] = {}
+    for tool_plan in tool_plans:
         tool = builder.create(tool_plan) if tool_plan is not None else None
-        if tool is None:
+        if tool is None or tool_plan is None:
             continue
+        where = builder.name_path(tool_plan.path)
         if tool.name in first:
             builder.problem(
-                f"tool {tool.name!r} is listed twice (first as tools.{first[tool.name]})",
-                builder.name_path(("tools", index)),
+                f"tool {tool.name!r} is listed twice (first as "
+                f"{'.'.join(str(part) for part in first[tool.name])})",
+                where,
             )
             continue
-        first[tool.name] = index
+        if tool.writes and not config.allow_writes:
+            builder.problem(
+                f"tool {tool.name!r} changes files or other state, so it is available only "
+                "when the config enables writing: add 'allow_writes: true'",
+                where,
+                tool_plan.entry.plugin,
+            )
+            continue
+        first[tool.name] = tool_plan.path
         tools.append(tool)
+    toolsets: list[Toolset] = []
+    origins: dict[int, Location] = {}
+    for toolset_plan in toolset_plans:
+        toolset = builder.create(toolset_plan) if toolset_plan is not None else None
+        if toolset is None or toolset_plan is None:
+            continue
+        if not toolset.name:
+            toolset.name = toolset_plan.entry.name
+        toolsets.append(toolset)
+        origins[id(toolset)] = loaded.location_of(toolset_plan.path[:-1])
+    middleware = [
+        component
+        for plan in middleware_plans
+        if plan is not None and (component := builder.create(plan)) is not None
+    ]
     created = {
         kind: builder.create(plan, {"tools": list(tools)} if kind == "toolchain" else None)
         for kind, plan in plans.items()
@@ -242,4 +320,7 @@ def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
         toolchain=created["toolchain"],
         termination=created["termination"],
         tools=tools,
+        toolsets=toolsets,
+        toolset_origins=origins,
+        middleware=middleware,
     )

@@ -19,6 +19,11 @@ from pydantic import ValidationError
 from gent_core.config.describe import problems_from_validation_error, show_value
 from gent_core.config.models import AgentConfig
 from gent_core.config.secrets import Redactor, is_secret_key, redact_value
+from gent_core.config.shorthand import (
+    MiddlewareNames,
+    expand_middleware_shorthand,
+    installed_middleware,
+)
 from gent_core.config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
@@ -52,6 +57,7 @@ class LoadedConfig:
     secrets: frozenset[str] = frozenset()
     base_dir: Path = field(default_factory=Path.cwd)
     marks: Mapping[KeyPath, Mark] = field(default_factory=dict)
+    aliases: Mapping[KeyPath, KeyPath] = field(default_factory=dict)
 
     @functools.cached_property
     def _redactor(self) -> Redactor:
@@ -88,7 +94,7 @@ class LoadedConfig:
             key_path = tuple(
                 int(part) if part.isdigit() else part for part in key_path.split(".") if part
             )
-        return _locate(self.marks, self.source, tuple(key_path))
+        return _locate(self.marks, self.source, tuple(key_path), self.aliases)
 
     def __repr__(self) -> str:
         return (
@@ -127,8 +133,23 @@ def _nearest(marks: Mapping[KeyPath, Mark], path: KeyPath) -> Mark | None:
     return marks.get(path)
 
 
-def _locate(marks: Mapping[KeyPath, Mark], source: str, path: KeyPath) -> Location:
-    """The location of ``path``, or of its nearest parent other than the document itself."""
+def _locate(
+    marks: Mapping[KeyPath, Mark],
+    source: str,
+    path: KeyPath,
+    aliases: Mapping[KeyPath, KeyPath] | None = None,
+) -> Location:
+    """The location of ``path``, or of its nearest parent other than the document itself.
+
+    ``aliases`` maps rewritten key paths (shorthand) to what the user wrote, for the key shown.
+    """
+    shown = path
+    for new, old in (aliases or {}).items():
+        if path[: len(new)] == new:
+            shown = (*old, *path[len(new) :])
+            if shown[len(old) : len(old) + 1] == ("name",):
+                shown = old
+            break
     probe = path
     while probe not in marks and probe:
         probe = probe[:-1]
@@ -137,7 +158,7 @@ def _locate(marks: Mapping[KeyPath, Mark], source: str, path: KeyPath) -> Locati
         file=source,
         line=mark.line if mark else None,
         column=mark.column if mark else None,
-        key=format_key(path) or None,
+        key=format_key(shown) or None,
     )
 
 
@@ -147,6 +168,7 @@ def parse_config(
     source: str = "<string>",
     base_dir: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
+    middleware_names: MiddlewareNames | None = None,
 ) -> LoadedConfig:
     """Parse and validate a YAML configuration.
 
@@ -157,6 +179,9 @@ def parse_config(
             directory).
         environ: The environment ``${VAR}`` references are read from (default:
             ``os.environ``).
+        middleware_names: Returns the installed middleware names, for the shorthand
+            ``<middleware>: true`` (default: ask the installed plugins, only when the config
+            has a key that is not a known setting).
 
     Returns:
         The validated configuration with its secrets and key positions.
@@ -209,18 +234,25 @@ def parse_config(
     problems = _document_problems(document, source)
     # values that could not be read are None: their validation errors would only repeat them
     unreadable = [path for path, _, mark in document.problems if mark is None]
+    expanded = expand_middleware_shorthand(
+        document, AgentConfig.model_fields, middleware_names or installed_middleware
+    )
+    marks, aliases = expanded.marks, expanded.aliases
+    problems += [
+        ConfigProblem(message, _locate(marks, source, path)) for path, message in expanded.problems
+    ]
     try:
-        config = AgentConfig.model_validate(document.data, context={"base_dir": base})
+        config = AgentConfig.model_validate(expanded.data, context={"base_dir": base})
     except ValidationError as error:
         found = problems_from_validation_error(error, _config_schema(), is_secret=is_secret)
         problems += [
-            ConfigProblem(message, _locate(document.marks, source, path))
+            ConfigProblem(message, _locate(marks, source, path, aliases))
             for path, message in found
             if not any(path[: len(bad)] == bad for bad in unreadable)
         ]
     if problems:
         _raise(problems)
-    loaded = LoadedConfig(config, source, frozenset(redactor.secrets), base, document.marks)
+    loaded = LoadedConfig(config, source, frozenset(redactor.secrets), base, marks, aliases)
     config.attach_secrets(loaded.secrets)
     directory = config.working_directory
     if not directory.is_dir():

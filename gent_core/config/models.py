@@ -15,8 +15,10 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     PrivateAttr,
+    Tag,
     ValidationInfo,
     field_validator,
     model_serializer,
@@ -36,6 +38,8 @@ __all__ = [
     "LimitsConfig",
     "PromptConfig",
     "TimeoutsConfig",
+    "ToolEntry",
+    "ToolsetSpec",
 ]
 
 
@@ -137,6 +141,81 @@ class ComponentSpec(_Redacting):
         yield "options", redact_value(self.options, Redactor(self._secrets))
 
 
+class ToolsetSpec(_Redacting):
+    """A toolset (a source of several tools, such as an MCP server) in the ``tools`` list.
+
+    Written as a mapping with one key, the toolset's component name, whose value holds its
+    options::
+
+        tools:
+          - calculator
+          - mcp: {name: git, command: [python, -m, mcp_server_git]}
+
+    Attributes:
+        toolset: The toolset's component name (``mcp``), possibly ``plugin:component``.
+        options: Keyword arguments for the toolset's factory.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    toolset: str = Field(min_length=1)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @model_serializer(mode="plain")
+    def _short_form(self) -> dict[str, Any]:
+        """Serialize as written: ``{<toolset>: {<options>}}``."""
+        return {self.toolset: dict(self.options)}
+
+    def __repr_args__(self) -> Any:
+        yield "toolset", self.toolset
+        yield "options", redact_value(self.options, Redactor(self._secrets))
+
+
+ACCEPTED_TOOL = (
+    "a tool name, a mapping {name: ..., <options>}, or a toolset written "
+    "{<toolset>: {<options>}} (e.g. {mcp: {name: git, command: [...]}})"
+)
+"""How a ``tools`` entry is written, for error messages."""
+
+
+def _tool_entry(data: Any) -> Any:
+    """Rewrite a toolset entry ``{<toolset>: {<options>}}`` as ``{toolset:, options:}``."""
+    if isinstance(data, ComponentSpec | ToolsetSpec):
+        return data
+    if not isinstance(data, str | Mapping):
+        raise ValueError(f"expected {ACCEPTED_TOOL}")
+    if isinstance(data, str) or "name" in data:
+        return data
+    if len(data) != 1:
+        keys = ", ".join(str(key) for key in data) or "none"
+        raise ValueError(
+            f"expected {ACCEPTED_TOOL}; a tool mapping needs a 'name' key and a toolset mapping "
+            f"has exactly one key, this one has: {keys}"
+        )
+    ((key, value),) = data.items()
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping):
+        raise ValueError(
+            f"the toolset {key!r} needs a mapping of options, got {type(value).__name__}"
+        )
+    return {"toolset": str(key), "options": dict(value)}
+
+
+def _tool_kind(data: Any) -> str:
+    if isinstance(data, ToolsetSpec) or (isinstance(data, Mapping) and "toolset" in data):
+        return "toolset"
+    return "tool"
+
+
+ToolEntry = Annotated[
+    Annotated[ComponentSpec, Tag("tool")] | Annotated[ToolsetSpec, Tag("toolset")],
+    Discriminator(_tool_kind),
+    BeforeValidator(_tool_entry),
+]
+"""One entry of ``tools``: a tool, or a toolset."""
+
+
 def _component(name: str) -> Any:
     return Field(default_factory=lambda: ComponentSpec(name=name))
 
@@ -219,7 +298,12 @@ class AgentConfig(_Redacting):
         format: How sections are written (``xml``, ``markdown``).
         toolchain: How tool calls are written (``json``, ``yaml``).
         termination: How the final answer is read (``text``, ``json``).
-        tools: The tools the model may call.
+        tools: The tools the model may call, and toolsets (``{mcp: {...}}``) supplying more.
+        middleware: Lifecycle-hook plugins switched on for this agent (``natural``...); the
+            shorthand ``<middleware>: true`` or ``<middleware>: {<options>}`` at the top
+            level is accepted too.
+        allow_writes: Whether tools that change files or other state (``write_file``,
+            ``edit_file``...) may be configured. Off by default.
         thinking: Whether the model is asked for a thinking section before acting.
         max_steps: Model calls allowed in one run.
         timeouts: Tool and model timeouts.
@@ -236,7 +320,9 @@ class AgentConfig(_Redacting):
     format: ComponentSpec = _component("xml")
     toolchain: ComponentSpec = _component("json")
     termination: ComponentSpec = _component("text")
-    tools: list[ComponentSpec] = Field(default_factory=list)
+    tools: list[ToolEntry] = Field(default_factory=list)
+    middleware: list[ComponentSpec] = Field(default_factory=list)
+    allow_writes: bool = False
     thinking: bool = True
     max_steps: _Count = 10
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
@@ -270,5 +356,13 @@ class AgentConfig(_Redacting):
     def attach_secrets(self, secrets: frozenset[str]) -> None:
         """Remember ``secrets`` so ``repr()``/``str()`` of this config never show them."""
         self._secrets = secrets
-        for spec in (self.model, self.format, self.toolchain, self.termination, *self.tools):
+        specs: list[_Redacting] = [
+            self.model,
+            self.format,
+            self.toolchain,
+            self.termination,
+            *self.tools,
+            *self.middleware,
+        ]
+        for spec in specs:
             spec._secrets = secrets

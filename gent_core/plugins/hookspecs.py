@@ -26,11 +26,13 @@ if TYPE_CHECKING:
     from gent_core.formats import TextFormat
     from gent_core.messages import Message
     from gent_core.model import Model, ModelRequest, ModelResponse
+    from gent_core.plugins.commands import Command
     from gent_core.plugins.decisions import ToolCallDecision
     from gent_core.termination import Termination
     from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
+    from gent_core.toolsets import Toolset
 
 PROJECT_NAME = "gent"
 """The pluggy project name; also the entry-point group plugins are found in."""
@@ -106,6 +108,50 @@ def gent_register_models() -> Mapping[str, Callable[..., Model]]:
         :class:`~gent_core.model.Model` subclass, called with the config's options as keyword
         arguments. Import the back end's heavy libraries inside the model, not at module
         level, so listing plugins stays fast.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_toolsets() -> Mapping[str, Callable[..., Toolset]]:
+    """Supply toolsets: sources of several tools with a lifetime (e.g. MCP servers).
+
+    Returns:
+        A mapping of component name (``"mcp"``) to a factory, usually the
+        :class:`~gent_core.toolsets.Toolset` subclass, called with the options of a ``tools``
+        entry written ``{<name>: {<options>}}`` in the agent config. The agent opens each
+        toolset before its first run and closes it when the agent is closed.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_middleware() -> Mapping[str, Callable[..., object]]:
+    """Supply middleware: lifecycle-hook plugins that an agent config switches on by name.
+
+    Returns:
+        A mapping of component name (``"natural"``) to a factory called with the options
+        given in the config (``middleware: [{name: natural, ...}]`` or the shorthand
+        ``natural: true`` / ``natural: {...}``). The factory returns an object whose methods
+        are lifecycle hook implementations (marked with ``@hookimpl``, named ``gent_...``);
+        it is registered for the runs of that agent only.
+
+    All implementations are called; results are merged.
+    """
+
+
+@hookspec
+def gent_register_commands() -> Mapping[str, Command]:
+    """Supply subcommands of the ``gent`` command line.
+
+    Returns:
+        A mapping of command name (``"convert"``) to a
+        :class:`~gent_core.plugins.commands.Command` naming the module that implements it
+        (``add_arguments(parser)`` and ``run(args) -> int``). The module is imported only
+        when the command runs or its help is shown. A name taken by a built-in command or by
+        another plugin is reported in ``gent plugins`` and the later one is not added.
 
     All implementations are called; results are merged.
     """

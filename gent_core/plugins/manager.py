@@ -197,13 +197,17 @@ class GentPluginManager(pluggy.PluginManager):
             return info
         try:
             self.register(plugin, name=name)
-            self._check_hook_names(plugin, name)
+            self.check_hook_names(plugin, name)
         except Exception as error:  # noqa: BLE001 - any failure of a plugin is reported
             self.record_failure(info, error)
         return info
 
-    def _check_hook_names(self, plugin: object, name: str) -> None:
-        """Fail on implementations of hooks that do not exist (a typo in the name)."""
+    def check_hook_names(self, plugin: object, name: str) -> None:
+        """Fail on implementations of hooks that do not exist (a typo in the name).
+
+        Raises:
+            pluggy.PluginValidationError: Naming the unknown hook and listing the known ones.
+        """
         for hook_name in dir(self.hook):
             caller = getattr(self.hook, hook_name)
             if not isinstance(caller, pluggy.HookCaller) or caller.has_spec():

@@ -19,9 +19,20 @@ from gent_core.plugins.manager import GentPluginManager, PluginInfo
 
 __all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry"]
 
-ComponentKind = Literal["format", "toolchain", "termination", "tool", "model"]
+ComponentKind = Literal[
+    "format", "toolchain", "termination", "tool", "model", "toolset", "middleware", "command"
+]
 
-KINDS: tuple[ComponentKind, ...] = ("format", "toolchain", "termination", "tool", "model")
+KINDS: tuple[ComponentKind, ...] = (
+    "format",
+    "toolchain",
+    "termination",
+    "tool",
+    "model",
+    "toolset",
+    "middleware",
+    "command",
+)
 """Every component kind, in the order they are listed."""
 
 _HOOKS: dict[ComponentKind, str] = {
@@ -30,6 +41,9 @@ _HOOKS: dict[ComponentKind, str] = {
     "termination": "gent_register_terminations",
     "tool": "gent_register_tools",
     "model": "gent_register_models",
+    "toolset": "gent_register_toolsets",
+    "middleware": "gent_register_middleware",
+    "command": "gent_register_commands",
 }
 
 
@@ -63,6 +77,21 @@ def _tool_name(item: Any) -> str:
     return name
 
 
+def _check_command(name: str, command: Any) -> None:
+    from gent_core.plugins.commands import COMMAND_NAME, Command
+
+    if not isinstance(command, Command):
+        raise TypeError(
+            f"gent_register_commands must map names to Command(module, help), "
+            f"got {type(command).__name__} for {name!r}"
+        )
+    if not COMMAND_NAME.fullmatch(name):
+        raise TypeError(
+            f"command name {name!r} is not valid (lowercase letters, digits and dashes, "
+            "starting with a letter)"
+        )
+
+
 def _entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[ComponentEntry]:
     if supplied is None:
         return []
@@ -82,7 +111,9 @@ def _entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[Compo
     for name, factory in supplied.items():
         if not isinstance(name, str) or not name:
             raise TypeError(f"{_HOOKS[kind]} returned a non-string name {name!r}")
-        if not callable(factory):
+        if kind == "command":
+            _check_command(name, factory)
+        elif not callable(factory):
             raise TypeError(f"{_HOOKS[kind]} returned a non-callable factory for {name!r}")
         entries.append(ComponentEntry(kind, name, plugin, factory))
     return entries

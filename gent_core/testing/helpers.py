@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 
 from gent_core.formats import TextFormat
 from gent_core.plugins.manager import GentPluginManager, PluginInfo, PluginSelection
@@ -40,6 +41,27 @@ class PluginSandbox:
     def registry(self) -> Registry:
         """Build a registry from the plugins registered so far."""
         return Registry.from_plugin_manager(self.manager)
+
+    @contextlib.contextmanager
+    def as_process_manager(self) -> Iterator[GentPluginManager]:
+        """Make this sandbox the process-wide plugin manager inside a ``with`` block, so code
+        that calls :func:`~gent_core.plugins.manager.get_plugin_manager` (the ``gent``
+        command, :meth:`Agent.from_config <gent_core.agent.Agent.from_config>`) sees exactly
+        the plugins registered here.
+
+        Example::
+
+            with gent_plugins.as_process_manager():
+                assert main(["mycommand"]) == 0
+        """
+        from gent_core.plugins import manager as manager_module
+
+        previous = manager_module._default_manager
+        manager_module._default_manager = self.manager
+        try:
+            yield self.manager
+        finally:
+            manager_module._default_manager = previous
 
 
 def stream_parse(

@@ -19,6 +19,7 @@ _EXPORTS: dict[str, str] = {
     "ArgumentProblem": "gent_core.tools.arguments",
     "BaseTool": "gent_core.tools.basetool",
     "FunctionTool": "gent_core.tools.function",
+    "RenamedTool": "gent_core.tools.renamed",
     "SchemaValidator": "gent_core.tools.validator",
     "Tool": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from gent_core.tools.basetool import BaseTool
     from gent_core.tools.describe import describe_signature, describe_tool, describe_tools
     from gent_core.tools.function import FunctionTool, tool
+    from gent_core.tools.renamed import RenamedTool
     from gent_core.tools.result import ToolResult, ToolStatus
     from gent_core.tools.toolbox import Toolbox
     from gent_core.tools.validator import SchemaValidator
@@ -44,6 +46,7 @@ __all__ = [
     "ArgumentProblem",
     "BaseTool",
     "FunctionTool",
+    "RenamedTool",
     "SchemaValidator",
     "Tool",
     "ToolResult",

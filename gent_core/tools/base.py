@@ -20,11 +20,15 @@ class Tool(ABC):
         name: The name the model writes to call the tool.
         description: What the tool does, for the model.
         timeout: Seconds a call may take; ``None`` uses the run's default.
+        writes: Whether the tool changes anything outside the run (files, repositories,
+            remote state). An agent configured from a file accepts such a tool only when its
+            config says ``allow_writes: true``.
     """
 
     name: str
     description: str = ""
     timeout: float | None = None
+    writes: bool = False
 
     @property
     @abstractmethod

@@ -59,7 +59,9 @@ def test_wrong_integer_names_file_line_key_and_what_is_accepted() -> None:
         ("tools: calculator", "key 'tools': expected a list, got 'calculator'"),
         (
             "tools: [5]",
-            "key 'tools.0': expected a plugin name or a mapping {name: ..., <options>}, got 5",
+            "key 'tools.0': expected a tool name, a mapping {name: ..., <options>}, or a "
+            "toolset written {<toolset>: {<options>}} (e.g. {mcp: {name: git, command: [...]}}), "
+            "got 5",
         ),
         (
             "format: {strict: true}",
@@ -87,8 +89,9 @@ def test_unknown_top_level_key_suggests_and_lists_accepted_keys() -> None:
     error = error_of("model: fake\nformt: xml\n")
     assert str(error) == (
         "agent.yaml, line 2, key 'formt': unknown key 'formt' (did you mean 'format'?); "
-        "accepted keys: model, format, toolchain, termination, tools, thinking, max_steps, "
-        "timeouts, limits, working_directory, prompt, approval"
+        "accepted keys: model, format, toolchain, termination, tools, middleware, "
+        "allow_writes, thinking, max_steps, timeouts, limits, working_directory, prompt, "
+        "approval"
     )
 
 
@@ -132,10 +135,12 @@ tools:
         "agent.yaml, line 2, key 'max_steps': expected an integer >= 1, got 'many'",
         "agent.yaml, line 4, key 'timeouts.tool': expected a number > 0, got 0",
         "agent.yaml, line 5, key 'formt': unknown key 'formt' (did you mean 'format'?); "
-        "accepted keys: model, format, toolchain, termination, tools, thinking, max_steps, "
-        "timeouts, limits, working_directory, prompt, approval",
-        "agent.yaml, line 8, key 'tools.1': expected a plugin name or a mapping "
-        "{name: ..., <options>}, got 7",
+        "accepted keys: model, format, toolchain, termination, tools, middleware, "
+        "allow_writes, thinking, max_steps, timeouts, limits, working_directory, prompt, "
+        "approval",
+        "agent.yaml, line 8, key 'tools.1': expected a tool name, a mapping {name: ..., "
+        "<options>}, or a toolset written {<toolset>: {<options>}} (e.g. {mcp: {name: git, "
+        "command: [...]}}), got 7",
     ]
     assert [problem.location.line for problem in error.problems] == [2, 4, 5, 8]
     assert error.location.line == 2

@@ -1,0 +1,1 @@
+"""Command modules used by the plugin-command tests."""

@@ -44,6 +44,7 @@ from gent_core.observation import (
 )
 from gent_core.plugins.decisions import ToolCallDecision
 from gent_core.sections import FormattedSection
+from gent_core.serialize import ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall, ToolChainResult
 from gent_core.tools.result import ToolResult
 
@@ -260,6 +261,16 @@ class _Runner:
         if not result.ok:
             assert result.error is not None  # ensured by _normalized
             return result, error_text(result.error)
+        try:
+            check_value(result.output, allow_non_finite=True, convert=True, name="output")
+        except ValueBoundsError as error:
+            problem = ToolExecutionError(
+                f"output of {call.tool!r} could not be written: {error.problem}",
+                location=Location(tool=call.tool),
+                model_message=f"Tool {call.tool!r} returned output that could not be written "
+                f"as text ({error.problem}).",
+            )
+            return _failure(problem), error_text(problem)
         try:
             text = self.chain.format_output(result.output)
         except Exception as error:  # noqa: BLE001 - unformattable output is the tool's error

@@ -1,4 +1,9 @@
-"""What a run produced: step records, statistics and the run result (JSON-ready)."""
+"""What a run produced: step records, statistics and the run result (JSON-ready).
+
+Every ``to_dict()`` returns strict-JSON data and never raises: values go through
+:func:`gent_core.serialize.to_json_data`, so ``NaN``, a too-large integer or a branch nested too
+deeply is written as text, never as invalid JSON or an exception.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from gent_core.serialize import to_jsonable
+from gent_core.serialize import to_json_data
 
 __all__ = [
     "ModelCallStats",
@@ -58,9 +63,9 @@ class ToolCallRecord:
         return {
             "id": self.id,
             "tool": self.tool,
-            "args": to_jsonable(self.args),
+            "args": to_json_data(self.args),
             "status": self.status,
-            "output": to_jsonable(self.output),
+            "output": to_json_data(self.output),
             "error": self.error,
         }
 
@@ -129,7 +134,7 @@ class StepRecord:
             "followup_media": self.followup_media,
             "feedback": self.feedback,
             "error_kind": self.error_kind,
-            "answer": self.answer,
+            "answer": to_json_data(self.answer),
             "notes": self.notes,
             "model": {
                 "input_tokens": self.model.input_tokens,
@@ -258,7 +263,7 @@ class RunResult:
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object ``gent run --json`` prints."""
         return {
-            "answer": to_jsonable(self.answer),
+            "answer": to_json_data(self.answer),
             "stop_reason": self.stop_reason,
             "message": self.message,
             "task": self.task,

@@ -40,7 +40,7 @@ from gent_core.errors import GentError, HookError, ModelError, NoSectionsFoundEr
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
 from gent_core.sections import FormattedSection, ParseResult
-from gent_core.serialize import to_jsonable
+from gent_core.serialize import ValueBoundsError, check_value, to_json_data
 from gent_core.toolchain import ToolChainResult
 
 if TYPE_CHECKING:
@@ -306,9 +306,16 @@ class AgentRun:
             finally:
                 self.stats.parse_seconds += time.perf_counter() - started
             if value is not None:
+                try:
+                    check_value(value, convert=True, name="answer")
+                except ValueBoundsError as error:
+                    raise _Feedback(
+                        f"Your {agent.termination.name} cannot be used: {error.problem}. "
+                        "Write it again within these bounds."
+                    ) from None
                 record.outcome = "answer"
                 record.answer_value = value
-                record.answer = to_jsonable(value)
+                record.answer = to_json_data(value)
                 self.emit(AnswerReady(record.index, value))
                 return []
         expected = agent.expected_sections_text()
@@ -328,6 +335,14 @@ class AgentRun:
             raise _Feedback(error.model_message, error) from error
         finally:
             self.stats.parse_seconds += time.perf_counter() - started
+        for number, call in enumerate(calls, start=1):
+            try:  # the shipped chains check this while parsing; any other chain is held to it
+                check_value(call.args, convert=True, name="args")
+            except ValueBoundsError as error:
+                raise _Feedback(
+                    f"Call {number} ({call.tool!r}) cannot be used: {error.problem}. Nothing "
+                    "was run; write the calls again within these bounds."
+                ) from None
         if not calls:
             raise _Feedback(
                 f"Your {toolchain.name} section had no tool call. Write a call, or give the "
@@ -363,7 +378,7 @@ class AgentRun:
                     tool=call.tool,
                     args=dict(call.args),
                     status=outcome.status,
-                    output=to_jsonable(outcome.output) if error is None else None,
+                    output=to_json_data(outcome.output) if error is None else None,
                     error=error.model_message if error is not None else None,
                 )
             )

@@ -9,7 +9,8 @@ Each line is one JSON object with a ``type``:
 
 Every line is flushed as soon as it is written, so a run killed mid-way leaves a readable
 record of every completed step; a partial last line (killed while writing) is ignored when
-reading. Every string goes through a redaction function first, so secrets never reach the file.
+reading. Every string (keys included) goes through a redaction function first, so secrets never
+reach the file, and every line is strict JSON (:func:`gent_core.serialize.write_json`).
 """
 
 from __future__ import annotations
@@ -23,20 +24,11 @@ from typing import IO, Any
 
 from gent_core.agent.records import RunResult, StepRecord
 from gent_core.errors import GentError, Location
+from gent_core.serialize import write_json
 
 __all__ = ["TRANSCRIPT_VERSION", "Transcript", "TranscriptWriter", "load_transcript"]
 
 TRANSCRIPT_VERSION = 1
-
-
-def _redact_tree(value: Any, redact: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {key: _redact_tree(item, redact) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redact_tree(item, redact) for item in value]
-    return value
 
 
 def _identity(text: str) -> str:
@@ -60,7 +52,7 @@ class TranscriptWriter:
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("a", encoding="utf-8")
-        line = json.dumps(_redact_tree(record, self._redact), ensure_ascii=False)
+        line = write_json(record, redact=self._redact)
         self._file.write(line + "\n")
         self._file.flush()
 

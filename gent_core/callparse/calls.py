@@ -6,6 +6,10 @@ as a string (``"arguments": "{\"q\": \"x\"}"``, as OpenAI-style models do), and 
 OpenAI wrapper ``{"type": "function", "function": {...}}`` is unwrapped. Keys ``id`` and
 ``type`` are ignored. A call without an arguments key takes no arguments; other keys are then
 an error (the model probably meant them as arguments, which is not guessed).
+
+Arguments must respect the bounds of every gent value (:func:`gent_core.serialize.check_value`:
+at most 100 levels of nesting, integers of at most 4,300 digits, no ``NaN`` or infinity);
+a call that does not is malformed, so the model is told and nothing runs.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from gent_core.callparse.lenient import JSON_CALL_FORM, parse_json_value
 from gent_core.callparse.text import quote_start
 from gent_core.callparse.tolerant import TolerantJSONError
 from gent_core.errors import Location, MissingToolNameError, ParseError
+from gent_core.serialize import ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall
 
 __all__ = [
@@ -146,7 +151,12 @@ def _arguments_of(
             f'"{key}" must be an object of named arguments, not {_describe(raw)}',
             section,
         )
-    return {str(name): value for name, value in raw.items()}
+    arguments = {str(name): value for name, value in raw.items()}
+    try:
+        check_value(arguments, name=key)
+    except ValueBoundsError as error:
+        raise _fail(syntax, number, error.problem, section) from None
+    return arguments
 
 
 def normalize_call(
@@ -166,7 +176,8 @@ def normalize_call(
 
     Raises:
         MissingToolNameError: No tool name, or not a string.
-        ParseError: The ``syntax.error`` type for any other malformed call.
+        ParseError: The ``syntax.error`` type for any other malformed call, including
+            arguments beyond the value bounds (too deep, a too-large integer, ``NaN``).
     """
     function = call.get("function")
     if isinstance(function, Mapping) and not any(key in call for key in NAME_KEYS):

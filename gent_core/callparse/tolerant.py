@@ -10,7 +10,8 @@ Beyond strict JSON it accepts:
 
 Nothing else is guessed: keys must be quoted, values must be JSON values. The parser is a
 tokenizer plus a recursive-descent reader with a nesting limit; it never calls ``eval`` and
-runs in time linear in the input.
+runs in time linear in the input. Integers longer than
+:data:`~gent_core.serialize.MAX_INT_DIGITS` digits are refused rather than converted.
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gent_core.serialize import MAX_DEPTH as VALUE_MAX_DEPTH
+from gent_core.serialize import MAX_INT_DIGITS
+
 __all__ = ["MAX_DEPTH", "TolerantJSONError", "loads"]
 
-MAX_DEPTH = 200
-"""Deepest nesting of objects and lists accepted."""
+MAX_DEPTH = VALUE_MAX_DEPTH + 3
+"""Deepest nesting of objects and lists accepted: arguments may nest
+:data:`gent_core.serialize.MAX_DEPTH` levels inside a list of calls, a call object and an
+OpenAI-style ``function`` wrapper."""
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _WORD = re.compile(r"-?[A-Za-z_][A-Za-z0-9_]*")
@@ -105,8 +111,12 @@ class _Reader:
             self.position = word.end()
             return _WORDS[word.group()]
         if number is not None:
-            self.position = number.end()
             literal = number.group()
+            if len(literal.lstrip("-")) > MAX_INT_DIGITS and not any(m in literal for m in ".eE"):
+                raise self.fail(
+                    f"a number has more than {MAX_INT_DIGITS} digits (write it as a string)"
+                )
+            self.position = number.end()
             if any(mark in literal for mark in ".eE"):
                 return float(literal)
             return int(literal)
@@ -116,7 +126,7 @@ class _Reader:
 
     def obj(self, depth: int) -> dict[str, Any]:
         if depth > MAX_DEPTH:
-            raise self.fail(f"nested more than {MAX_DEPTH} levels deep")
+            raise self.fail(f"nested too deeply (values may nest at most {VALUE_MAX_DEPTH} levels)")
         self.position += 1  # "{"
         result: dict[str, Any] = {}
         while True:
@@ -139,7 +149,7 @@ class _Reader:
 
     def array(self, depth: int) -> list[Any]:
         if depth > MAX_DEPTH:
-            raise self.fail(f"nested more than {MAX_DEPTH} levels deep")
+            raise self.fail(f"nested too deeply (values may nest at most {VALUE_MAX_DEPTH} levels)")
         self.position += 1  # "["
         result: list[Any] = []
         while True:

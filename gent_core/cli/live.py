@@ -6,7 +6,6 @@ spinner on stderr while the model loads.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
@@ -26,7 +25,7 @@ from gent_core.agent.events import (
     ToolCallsStarted,
 )
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
-from gent_core.serialize import to_jsonable
+from gent_core.serialize import write_json
 
 __all__ = ["LiveView", "Spinner"]
 
@@ -44,7 +43,7 @@ _MAX_RESULT = 400
 
 
 def _brief(value: Any, limit: int = _MAX_RESULT) -> str:
-    text = value if isinstance(value, str) else json.dumps(to_jsonable(value), ensure_ascii=False)
+    text = value if isinstance(value, str) else write_json(value)
     text = text.strip()
     return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more]"
 
@@ -132,7 +131,7 @@ class LiveView:
             self._output(event)
         elif isinstance(event, ToolCallsStarted):
             for call in event.calls:
-                args = json.dumps(to_jsonable(call.args), ensure_ascii=False)
+                args = write_json(call.args)
                 self._write(f"-> {call.tool} {args}\n", "magenta")
         elif isinstance(event, ToolCallFinished):
             if event.error is not None:

@@ -7,11 +7,11 @@ the model-facing error text); 2 bad usage (unknown format or tool chain, unreada
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from gent_core.errors import GentError
+from gent_core.serialize import write_json
 
 __all__ = ["add_arguments", "run"]
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"gent parse: warning: {note}", file=sys.stderr)
     found = parsed.as_dict()
     if chain is None:
-        print(json.dumps(found, indent=2, ensure_ascii=False))
+        print(write_json(found, indent=2))
         return 0
     calls: list[dict[str, Any]] = []
     for content in found.get(args.action_section, []):
@@ -101,5 +101,5 @@ def run(args: argparse.Namespace) -> int:
         except GentError as error:
             print(error.model_message, file=sys.stderr)
             return 1
-    print(json.dumps({"sections": found, "calls": calls}, indent=2, ensure_ascii=False))
+    print(write_json({"sections": found, "calls": calls}, indent=2))
     return 0

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from gent_core.errors import GentError
 from gent_core.plugins.manager import PluginInfo, build_plugin_manager
 from gent_core.plugins.registry import KINDS, Registry
+from gent_core.serialize import write_json
 
 __all__ = ["add_arguments", "render_table", "run"]
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     infos = sorted(manager.plugin_infos.values(), key=lambda info: info.name)
     if args.json:
-        print(json.dumps([info.as_dict() for info in infos], indent=2))
+        print(write_json([info.as_dict() for info in infos], indent=2))
     else:
         print(render_table(infos))
         failed = [info.name for info in infos if info.status == "failed"]

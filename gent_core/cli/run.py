@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError
+from gent_core.serialize import write_json
 
 if TYPE_CHECKING:
     from gent_core.agent import RunResult
@@ -46,7 +46,7 @@ def _ask(call: ToolCall) -> bool:
     """Ask on the terminal whether a tool call may run (the approval policy's 'ask')."""
     if not sys.stdin.isatty():
         return False
-    args = json.dumps(call.args, ensure_ascii=False)
+    args = write_json(call.args)
     reply = input(f"Allow {call.tool} {args}? [y/N] ")
     return reply.strip().lower() in {"y", "yes"}
 
@@ -88,5 +88,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ngent run: interrupted{hint}", file=sys.stderr)
         return 130
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print(write_json(result.to_dict(), indent=2))
     return 0 if result.ok else 1

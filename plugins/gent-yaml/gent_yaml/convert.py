@@ -19,7 +19,9 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from gent_core.callparse.text import quote_start
 from gent_core.schema_refs import follow_refs
+from gent_core.serialize import MAX_INT_DIGITS, ValueBoundsError, check_value
 
 __all__ = ["YAMLTagError", "accepted_types", "check_collection_tag", "key_text", "to_python"]
 
@@ -135,6 +137,13 @@ def _items(schema: Any, root: Schema, depth: int = 0) -> Any:
 # --------------------------------------------------------------------------- scalars
 
 
+def _too_long(text: str) -> str:
+    return (
+        f"the integer {quote_start(text, 20)!r} has more than {MAX_INT_DIGITS} decimal digits "
+        "(quote it to pass it as text)"
+    )
+
+
 def _core_value(node: ScalarNode) -> Any:
     text = node.value
     try:
@@ -142,8 +151,16 @@ def _core_value(node: ScalarNode) -> Any:
             sign = -1 if text.startswith("-") else 1
             digits = text.lstrip("+-")
             if digits.startswith(("0o", "0x")):
-                return sign * int(digits[2:], 8 if digits[1] == "o" else 16)
-            return sign * int(digits, 10)
+                value = sign * int(digits[2:], 8 if digits[1] == "o" else 16)
+            elif len(digits) > MAX_INT_DIGITS:
+                raise _refuse(node, _too_long(text))
+            else:
+                value = sign * int(digits, 10)
+            try:
+                check_value(value)
+            except ValueBoundsError:
+                raise _refuse(node, _too_long(text)) from None
+            return value
         if node.tag == _FLOAT:
             lowered = text.lower()
             if lowered.lstrip("+-") == ".inf":
@@ -152,7 +169,8 @@ def _core_value(node: ScalarNode) -> Any:
                 return math.nan
             return float(text)
     except ValueError:
-        raise _refuse(node, f"{text!r} is not a valid {_tag_name(node.tag)}") from None
+        shown = quote_start(text)
+        raise _refuse(node, f"{shown!r} is not a valid {_tag_name(node.tag)}") from None
     if node.tag == _BOOL:
         if text.lower() in ("true", "false"):
             return text.lower() == "true"

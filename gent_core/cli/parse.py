@@ -1,7 +1,8 @@
 """``gent parse``: split a model output into sections (and tool calls) and print them as JSON.
 
 Exit codes: 0 parsed; 1 the text could not be parsed (the error on stderr; for tool calls,
-the model-facing error text); 2 bad usage (unknown format or tool chain, unreadable file).
+the model-facing error text); 2 bad usage (unknown format or tool chain, unreadable file, or
+input that is not UTF-8 text: binary data, invalid bytes).
 """
 
 from __future__ import annotations
@@ -46,11 +47,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _NotText(Exception):
+    """The input is not UTF-8 text; the message says why and where."""
+
+
+def _decode(data: bytes) -> str:
+    """Decode ``data`` as UTF-8 text (a byte-order mark is dropped).
+
+    Raises:
+        _NotText: For invalid UTF-8, or a NUL byte (binary data, not a model output).
+    """
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise _NotText(f"it looks like binary data (a NUL byte at offset {nul}), not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise _NotText(
+            f"it is not UTF-8 text (invalid byte 0x{data[error.start]:02x} at offset "
+            f"{error.start}, line {line})"
+        ) from None
+
+
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as file:
-        return file.read()
+    """Read the model output: the bytes of the file (or stdin), decoded as strict UTF-8.
+
+    Raises:
+        OSError: When the file cannot be read.
+        _NotText: When it is not UTF-8 text.
+    """
+    if path != "-":
+        with open(path, "rb") as file:
+            return _decode(file.read())
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return _decode(buffer.read())
+    text = sys.stdin.read()  # a text stream without bytes underneath (embedding, tests)
+    try:
+        return _decode(text.encode("utf-8"))
+    except UnicodeEncodeError as error:  # undecodable bytes smuggled in as surrogates
+        raise _NotText(f"it is not UTF-8 text (invalid data at offset {error.start})") from None
 
 
 def _usage_error(message: str) -> int:
@@ -66,10 +103,15 @@ def run(args: argparse.Namespace) -> int:
     sections = [name.strip() for name in args.sections.split(",") if name.strip()]
     if not sections:
         return _usage_error("--sections needs at least one name")
+    source = "standard input" if args.file == "-" else args.file
     try:
         text = _read(args.file)
     except OSError as error:
-        return _usage_error(f"cannot read {args.file}: {error.strerror or error}")
+        return _usage_error(f"cannot read {source}: {error.strerror or error}")
+    except _NotText as problem:
+        return _usage_error(
+            f"cannot parse {source}: {problem}; gent parse reads a model output as UTF-8 text"
+        )
     registry = Registry.from_plugin_manager(get_plugin_manager())
     try:
         text_format = registry.create("format", args.format)

@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "describe": ("gent_core.cli.describe", "print an agent's exact system prompt and grammar"),
     "parse": ("gent_core.cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core.cli.plugins", "list installed plugins and what they supply"),
+    "eval": ("gent_core.cli.eval", "measure how well agent configurations solve a suite of tasks"),
 }
 
 

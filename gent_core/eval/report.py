@@ -175,27 +175,23 @@ def write_chart(summaries: Sequence[ConfigurationSummary], path: Path, title: st
             "the chart was not drawn: matplotlib is not installed (pip install 'gent-core[eval]')"
         )
     shown = [summary for summary in summaries if summary.rate is not None]
-    labels = [summary.label for summary in shown]
+    labels = [
+        f"{summary.label}\n{100 * (summary.rate or 0.0):.0f}% ({summary.passed}/{summary.runs})"
+        for summary in shown
+    ]
     rates = [100 * (summary.rate or 0.0) for summary in shown]
     below = [rate - 100 * summary.low for rate, summary in zip(rates, shown, strict=True)]
     above = [100 * summary.high - rate for rate, summary in zip(rates, shown, strict=True)]
-    height = 1.2 + 0.45 * max(len(shown), 1)
+    height = 1.4 + 0.6 * max(len(shown), 1)
     figure, axes = plt.subplots(figsize=(8, height))
     try:
         positions = list(range(len(shown)))[::-1]
         axes.barh(positions, rates, xerr=[below, above], color="#4C72B0", capsize=4)
-        axes.set_yticks(positions, labels)
+        axes.set_yticks(positions, labels, fontsize=8)
         axes.set_xlim(0, 100)
-        axes.set_xlabel("success rate (%), 95% Wilson interval")
+        axes.set_xlabel("success rate (%), with its 95% Wilson interval")
         axes.set_title(title)
-        for position, rate, summary in zip(positions, rates, shown, strict=True):
-            axes.text(
-                min(rate + 1, 88),
-                position,
-                f"{rate:.0f}% ({summary.passed}/{summary.runs})",
-                va="center",
-                fontsize=8,
-            )
+        axes.grid(axis="x", alpha=0.3)
         figure.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)
         figure.savefig(path, dpi=110)

@@ -79,6 +79,7 @@ class LlamaCppModel(Model):
     """
 
     supports_images = False
+    max_concurrent_requests = 1  # generates for one request at a time (gent eval reads it)
 
     def __init__(self, **options: Any) -> None:
         self.options: LlamaCppOptions = parse_options(options)

@@ -38,8 +38,10 @@ USE_DIR_FD: bool = (
 )
 """Whether paths are opened one component at a time relative to the parent's descriptor."""
 
-LINK_ERRNOS = frozenset({errno.ELOOP, errno.EMLINK})
-"""What opening a link with ``O_NOFOLLOW`` fails with (Linux: ELOOP, FreeBSD: EMLINK)."""
+LINK_ERRNOS = frozenset({errno.ELOOP, errno.EMLINK, errno.ENOTDIR})
+"""What opening a resolved (link-free) path fails with when a component was swapped for a
+link since: ELOOP (Linux) or EMLINK (FreeBSD) for ``O_NOFOLLOW``, ENOTDIR for a directory
+that is now a link or a file."""
 
 READ_FLAGS = os.O_RDONLY | NOFOLLOW | NONBLOCK | _NOCTTY | CLOEXEC | BINARY
 """Opening a file to read: no link, no blocking on a FIFO, never a controlling terminal."""

@@ -86,6 +86,8 @@ def _open_parent(workspace: Workspace, target: Target, parents: tuple[str, ...])
                 os.mkdir(part, dir_fd=fd)
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
             except NotADirectoryError:
+                if os.path.islink(os.path.join(workspace.root, *parents[: index + 1])):
+                    raise workspace.changed_error(target) from None
                 raise workspace.not_a_directory(target.raw, list(parents[: index + 1])) from None
             os.close(fd)
             fd = child

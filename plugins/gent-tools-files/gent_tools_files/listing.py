@@ -179,7 +179,7 @@ class ListDir(FileTool):
             parts.append(f"{counts['file']:,} file{'' if counts['file'] == 1 else 's'}")
             if counts["other"]:
                 parts.append(f"{counts['other']:,} other")
-            summary = f"[{total:,} entries: {', '.join(parts)}"
+            summary = f"[{total:,} entr{'y' if total == 1 else 'ies'}: {', '.join(parts)}"
             if total > len(shown):
                 summary += (
                     f"; only the first {len(shown):,} are shown ({total - len(shown):,} more "

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,8 @@ class _Collected:
             if len(self.lines) >= self.max_lines:
                 self._stop("lines")
                 return
+            if number == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8) :]
             text, replaced = decode_line(raw)
             prefix = len(str(number)) + 2 if self.numbered else 0
             room = self.max_chars - self.chars - prefix - 1

@@ -107,7 +107,7 @@ def sniff_binary(head: bytes, *, complete: bool) -> str | None:
 
 
 def human_size(size: int) -> str:
-    """``"1.5 MB (1,572,864 bytes)"``, or ``"512 bytes"`` below a kilobyte."""
+    """``"1.5 MB"`` (1024-based units), or ``"512 bytes"`` below a kilobyte."""
     if size < 1024:
         return f"{size:,} byte{'s' if size != 1 else ''}"
     value = size / 1024
@@ -116,7 +116,7 @@ def human_size(size: int) -> str:
     while value >= 1024 and index < len(units) - 1:
         value /= 1024
         index += 1
-    return f"{value:.1f} {units[index]} ({size:,} bytes)"
+    return f"{value:.1f} {units[index]}"
 
 
 def cut_utf8(data: bytes, limit: int) -> bytes:

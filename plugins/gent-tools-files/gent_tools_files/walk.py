@@ -193,10 +193,10 @@ def walk(
             if not (recursive and entry.kind == "dir") or report.stopped:
                 continue
             shown = entry.relative
+            if not descend(entry):
+                continue
             if entry.parts[-1] in skip_dirs:
                 report.not_entered.append(shown)
-                continue
-            if not descend(entry):
                 continue
             try:
                 children = _list(

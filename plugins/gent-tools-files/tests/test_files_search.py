@@ -1,0 +1,191 @@
+"""``search_text``: plain text and regular expressions, case, globs, bounds on matches, files
+and time, CPU-safe patterns, skipped files always counted, long lines cut around the match."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from gent_tools_files import BinaryFileError, FileToolError, SearchText
+from gent_tools_files.text import CHUNK_BYTES
+
+from gent_core.context import ExecutionContext
+from gent_core.errors import InvalidToolArgumentsError
+from gent_core.testing import run_tool, run_tool_sync
+from gent_core.tools import ToolResult
+
+Run = Callable[..., ToolResult]
+
+
+@pytest.fixture
+def tree(work: Path) -> Path:
+    (work / "src" / "pkg").mkdir(parents=True)
+    (work / "src" / "main.py").write_text("import pkg\n\ndef main():\n    return pkg.run()\n")
+    (work / "src" / "pkg" / "core.py").write_text("def run():\n    return 'Run fast'\n")
+    (work / "notes.md").write_text("# Notes\nrun the tests\nRUN AGAIN\n")
+    (work / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00run")
+    (work / "node_modules" / "lib").mkdir(parents=True)
+    (work / "node_modules" / "lib" / "x.js").write_text("run()\n")
+    return work
+
+
+def test_plain_text_results_read_path_line_text(run: Run, tree: Path) -> None:
+    assert run(SearchText(), {"pattern": "run("}).output.splitlines() == [
+        "src/main.py:4:     return pkg.run()",
+        "src/pkg/core.py:1: def run():",
+        "[2 matching lines in 2 files; 3 files searched]",
+        "[skipped 1 binary file: image.png]",
+        "[not entered (skip_dirs option): node_modules; name one as the path to look inside]",
+    ]
+
+
+def test_plain_text_is_not_a_regular_expression(run: Run, tree: Path) -> None:
+    output = run(SearchText(), {"pattern": "pkg.run()"}).output
+    assert output.startswith("src/main.py:4:     return pkg.run()\n[1 matching line in 1 file")
+    (tree / "dots.txt").write_text("pkgXrun()\n")
+    assert "dots.txt" not in run(SearchText(), {"pattern": "pkg.run()"}).output
+
+
+def test_regular_expressions_and_case(run: Run, tree: Path) -> None:
+    output = run(SearchText(), {"pattern": r"^run\b", "regex": True, "path": "notes.md"}).output
+    assert output.splitlines()[0] == "notes.md:2: run the tests"
+    output = run(
+        SearchText(),
+        {"pattern": r"^run\b", "regex": True, "ignore_case": True, "path": "notes.md"},
+    ).output
+    assert output.splitlines()[:2] == ["notes.md:2: run the tests", "notes.md:3: RUN AGAIN"]
+
+
+def test_globs_by_name_and_by_path(run: Run, tree: Path) -> None:
+    by_name = run(SearchText(), {"pattern": "run", "glob": "*.md"}).output.splitlines()
+    assert by_name[0] == "notes.md:2: run the tests"
+    assert by_name[1].startswith("[1 matching line in 1 file; 1 file searched")
+    by_path = run(SearchText(), {"pattern": "run", "glob": "src/pkg/*.py"}).output.splitlines()
+    assert by_path == [
+        "src/pkg/core.py:1: def run():",
+        "[1 matching line in 1 file; 1 file searched]",
+    ]
+
+
+def test_a_skipped_directory_is_searched_when_named(run: Run, tree: Path) -> None:
+    output = run(SearchText(), {"pattern": "run", "path": "node_modules"}).output
+    assert output.splitlines()[0] == "node_modules/lib/x.js:1: run()"
+
+
+def test_no_match_says_what_was_searched(run: Run, tree: Path) -> None:
+    output = run(SearchText(), {"pattern": "Missing"}).output
+    assert output.splitlines()[0] == (
+        "[no line matches 'Missing' in the working directory: 3 files searched (case-sensitive; "
+        "set ignore_case to ignore case)]"
+    )
+
+
+def test_links_and_unreadable_entries_are_counted_not_hidden(run: Run, tree: Path) -> None:
+    (tree / "alias.py").symlink_to("src/main.py")
+    output = run(SearchText(), {"pattern": "zzz"}).output
+    assert "[skipped 1 symbolic link (not followed): alias.py]" in output
+
+
+def test_the_match_bound(run: Run, work: Path) -> None:
+    (work / "many.txt").write_text("hit\n" * 50)
+    output = run(SearchText(max_matches=5), {"pattern": "hit"}).output.splitlines()
+    assert output[:5] == [f"many.txt:{line}: hit" for line in range(1, 6)]
+    assert output[5] == "[5 matching lines in 1 file; 1 file searched]"
+    assert output[6].startswith("[stopped at 5 matching lines; there may be more")
+
+
+def test_the_file_bound(run: Run, work: Path) -> None:
+    for index in range(6):
+        (work / f"f{index}.txt").write_text("nothing\n")
+    output = run(SearchText(max_files=4), {"pattern": "hit"}).output
+    assert "4 files searched" in output
+    assert "[stopped after searching 4 files; results are partial" in output
+
+
+def test_long_lines_are_cut_around_the_match(run: Run, work: Path) -> None:
+    (work / "min.js").write_text("a" * 5000 + "NEEDLE" + "b" * 5000 + "\n")
+    output = run(SearchText(max_line_chars=60), {"pattern": "NEEDLE"}).output.splitlines()[0]
+    prefix, text = output.split(": ", 1)
+    assert prefix == "min.js:1"
+    assert text.startswith("...") and text.endswith("...")
+    assert "NEEDLE" in text
+    assert len(text) == 60 + 6
+
+
+def test_line_numbers_stay_right_across_read_chunks(run: Run, work: Path) -> None:
+    lines = [
+        f"line {number}" + (" MARK" if number % 7919 == 0 else "") for number in range(1, 300_001)
+    ]
+    data = "\n".join(lines) + "\n"
+    assert len(data) > 2 * CHUNK_BYTES
+    (work / "big.txt").write_text(data)
+    output = run(SearchText(max_matches=1000), {"pattern": "MARK"}).output.splitlines()
+    expected = [f"big.txt:{n}: line {n} MARK" for n in range(7919, 300_001, 7919)]
+    assert output[: len(expected)] == expected
+    assert output[len(expected)] == f"[{len(expected)} matching lines in 1 file; 1 file searched]"
+
+
+def test_a_match_spanning_lines_is_not_reported(run: Run, work: Path) -> None:
+    (work / "a.txt").write_text("end\nstart\nend start\n")
+    output = run(SearchText(), {"pattern": r"end\s+start", "regex": True}).output
+    assert output.splitlines()[:2] == [
+        "a.txt:3: end start",
+        "[1 matching line in 1 file; 1 file searched]",
+    ]
+
+
+def test_errors(run: Run, tree: Path) -> None:
+    with pytest.raises(FileToolError) as caught:
+        run(SearchText(), {"pattern": "(unclosed", "regex": True})
+    assert "The regular expression '(unclosed' is invalid: missing )" in caught.value.model_message
+    assert "set regex to false" in caught.value.model_message
+    with pytest.raises(FileToolError, match="line break"):
+        run(SearchText(), {"pattern": "a\nb"})
+    with pytest.raises(BinaryFileError, match=re.escape("'image.png' is a binary file")):
+        run(SearchText(), {"pattern": "run", "path": "image.png"})
+    with pytest.raises(FileToolError, match="'nope' does not exist"):
+        run(SearchText(), {"pattern": "run", "path": "nope"})
+    with pytest.raises(FileToolError, match="The glob"):
+        run(SearchText(), {"pattern": "run", "glob": "{a"})
+    with pytest.raises(InvalidToolArgumentsError, match="pattern"):
+        run(SearchText(), {"pattern": ""})
+    with pytest.raises(InvalidToolArgumentsError, match="pattern"):
+        run(SearchText(), {"pattern": "x" * 1001})
+
+
+def test_a_catastrophic_pattern_is_stopped_at_the_time_bound_without_blocking_the_loop(
+    work: Path,
+) -> None:
+    (work / "evil.txt").write_text("a" * 40 + "!\n")
+    tool = SearchText(time_limit=0.5)
+    ticks = 0
+
+    async def main() -> ToolResult:
+        nonlocal ticks
+        search = asyncio.ensure_future(
+            run_tool(
+                tool,
+                {"pattern": "(a|aa)+$", "regex": True},
+                ExecutionContext(working_directory=work),
+            )
+        )
+        while not search.done():
+            ticks += 1
+            await asyncio.sleep(0.01)
+        return await asyncio.wait_for(search, timeout=60)
+
+    output = asyncio.run(main()).output
+    assert "[stopped at the 0.5 s time bound; results are partial" in output
+    assert "matching the pattern in evil.txt took too long" in output
+    # The engine releases the GIL while it matches: the event loop kept running meanwhile.
+    assert ticks >= 5
+
+
+def test_cancellation_stops_a_search(tree: Path) -> None:
+    context = ExecutionContext(working_directory=tree)
+    context.cancellation.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        run_tool_sync(SearchText(), {"pattern": "run"}, context)

@@ -1,0 +1,3 @@
+"""Registration hooks of gent-natural. Keep this module light: no heavy imports here."""
+
+from __future__ import annotations

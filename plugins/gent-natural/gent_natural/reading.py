@@ -1,0 +1,205 @@
+"""Read one element: a ``<tool_call>`` into calls, a ``<tool_response>`` into a result.
+
+Accepted calls:
+
+* ``<tool_call name="X">`` with a JSON object of arguments as its body, fenced or not, read
+  by gent's lenient JSON reader (:func:`gent_core.callparse.find_json_values`); an empty body
+  means no arguments. A body ``{"name": "X", "arguments": {...}}`` naming the same tool is
+  unwrapped;
+* the Hermes/Qwen form ``<tool_call>{"name": "X", "arguments": {...}}</tool_call>`` (also
+  ``tool``/``args``/``parameters``, arguments as a JSON string, or a list of calls).
+
+Arguments (and responses) written exactly as ``pretty_print_json`` writes them are stored as
+compact JSON; other strict JSON objects are kept as written, so text -> native -> text gives
+the text back whatever the options.
+
+A ``<tool_call name="X">`` always gives a call, since its tag says what was meant; arguments
+that are not a JSON object are kept exactly as written and reported as the call's problem.
+A Hermes body that does not name a tool is not a call (:class:`NotACall`). When the tools are
+known, arguments are checked with :meth:`gent_core.tools.Tool.validate_arguments`; a call
+to an unknown tool or with invalid arguments keeps the arguments as written and reports the
+problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gent_core.callparse import calls_from_values, find_json_values, normalize_call
+from gent_core.errors import GentError
+from gent_natural.scanner import Element
+from gent_natural.tags import MISSING_RESULT, strip_joiners
+
+if TYPE_CHECKING:
+    from gent_core.tools.base import Tool
+
+__all__ = [
+    "CallReading",
+    "NotACall",
+    "ResponseReading",
+    "check_arguments",
+    "compact_json",
+    "read_call",
+    "read_response",
+]
+
+_TRUE = frozenset({"true", "1", "yes"})
+
+
+class NotACall(ValueError):
+    """A ``<tool_call>`` element that does not say which tool to call; kept as text."""
+
+
+@dataclass(frozen=True)
+class CallReading:
+    """One call read from an element.
+
+    Attributes:
+        name: The tool's name.
+        arguments: The arguments as JSON text, or the body as written when it is not a JSON
+            object.
+        problem: Why the call cannot run as written (bad JSON, unknown tool, invalid
+            arguments), or ``None``.
+    """
+
+    name: str
+    arguments: str
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class ResponseReading:
+    """A ``<tool_response>`` element.
+
+    Attributes:
+        name: The ``name`` attribute, or ``None``.
+        content: The body (the line breaks around it removed).
+        is_error: Whether it has ``error="true"``.
+        missing: Whether it is the note written for a call without a result.
+    """
+
+    name: str | None
+    content: str
+    is_error: bool
+    missing: bool
+
+
+def _dumps(arguments: Mapping[str, Any]) -> str:
+    return json.dumps(dict(arguments), ensure_ascii=False)
+
+
+def check_arguments(
+    name: str, arguments: Mapping[str, Any], tools: Mapping[str, Tool] | None
+) -> str | None:
+    """Return the problem with calling tool ``name`` with ``arguments``, or ``None``
+    (always ``None`` when ``tools`` is ``None``: nothing is known to check against).
+    """
+    if tools is None:
+        return None
+    tool = tools.get(name)
+    if tool is None:
+        available = ", ".join(tools) or "none"
+        return f"unknown tool {name!r} (available: {available})"
+    try:
+        tool.validate_arguments(arguments)
+    except GentError as error:
+        return error.model_message
+    except Exception as error:  # noqa: BLE001 - a validator bug is reported like bad arguments
+        return f"invalid arguments for {name!r}: {type(error).__name__}: {error}"
+    return None
+
+
+def compact_json(text: str) -> str:
+    """Undo the writer's pretty-printing: ``text`` as compact JSON when it is exactly what
+    ``pretty_print_json`` writes for a JSON value, else ``text`` unchanged.
+    """
+    if "\n" not in text or text[:1] not in ("{", "["):
+        return text
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if json.dumps(value, indent=2, ensure_ascii=False) != text:
+        return text
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _strict_object(body: str) -> dict[str, Any] | None:
+    stripped = body.strip()
+    if stripped[:1] != "{":
+        return None
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _named_call(name: str, body: str, tools: Mapping[str, Tool] | None) -> CallReading:
+    if not body.strip():
+        return CallReading(name, "{}", check_arguments(name, {}, tools))
+    strict = _strict_object(body)
+    if strict is not None and not _is_wrapped(strict, name):
+        return CallReading(name, compact_json(body.strip()), check_arguments(name, strict, tools))
+    try:
+        values = find_json_values(body)
+    except GentError as error:
+        return CallReading(name, body, f"the arguments are not valid JSON: {error.message}")
+    if len(values) != 1 or not isinstance(values[0][0], dict):
+        found = "no JSON object" if not values else "not one JSON object"
+        return CallReading(name, body, f"the arguments must be one JSON object ({found} found)")
+    arguments: dict[str, Any] = values[0][0]
+    if _is_wrapped(arguments, name):
+        try:
+            _, arguments = normalize_call(arguments, 1)
+        except GentError as error:
+            return CallReading(name, body, error.message)
+    return CallReading(name, _dumps(arguments), check_arguments(name, arguments, tools))
+
+
+def _is_wrapped(arguments: Mapping[str, Any], name: str) -> bool:
+    """Whether ``arguments`` is a whole Hermes call naming tool ``name``."""
+    keys = set(arguments)
+    return keys in ({"name", "arguments"}, {"name", "parameters"}) and arguments["name"] == name
+
+
+def _hermes_calls(body: str, tools: Mapping[str, Tool] | None) -> list[CallReading]:
+    try:
+        values = find_json_values(body)
+        calls = calls_from_values([value for value, _ in values])
+    except GentError as error:
+        raise NotACall(error.message) from None
+    if not calls:
+        raise NotACall("the <tool_call> names no tool (no name attribute and no JSON call)")
+    return [
+        CallReading(call.tool, _dumps(call.args), check_arguments(call.tool, call.args, tools))
+        for call in calls
+    ]
+
+
+def read_call(element: Element, tools: Mapping[str, Tool] | None = None) -> list[CallReading]:
+    """Read the calls of a ``tool_call`` element (one, or several in a Hermes list).
+
+    Args:
+        element: The element.
+        tools: The known tools by name, to check arguments against; ``None`` checks nothing.
+
+    Raises:
+        NotACall: The element names no tool.
+    """
+    body = strip_joiners(element.content)
+    name = element.attributes.get("name", "").strip()
+    if name:
+        return [_named_call(name, body, tools)]
+    return _hermes_calls(body, tools)
+
+
+def read_response(element: Element) -> ResponseReading:
+    """Read a ``tool_response`` element."""
+    content = compact_json(strip_joiners(element.content))
+    name = element.attributes.get("name") or None
+    is_error = element.attributes.get("error", "").strip().lower() in _TRUE
+    return ResponseReading(name, content, is_error, content == MISSING_RESULT)

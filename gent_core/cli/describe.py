@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 
+from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
 __all__ = ["add_arguments", "run"]
@@ -28,17 +28,20 @@ def run(args: argparse.Namespace) -> int:
         finally:
             await agent.aclose()
 
+    output = Output()  # secrets masked, control characters shown (gent_core.cli.output)
     try:
-        agent = Agent.from_config(load_config(args.config))
+        loaded = load_config(args.config)
+        output = Output(loaded.redactor)
+        agent = Agent.from_config(loaded)
         if agent.toolsets:
             asyncio.run(open_and_close(agent))
         grammar = agent.model.grammar(agent.structure())
     except GentError as error:
-        print(f"gent describe: error: {error}", file=sys.stderr)
+        output.error("gent describe", str(error))
         return 2
-    print("# System prompt\n")
-    print(agent.system_prompt())
+    output.line("# System prompt\n")
+    output.line(agent.system_prompt())
     if grammar:
-        print("\n# Grammar (GBNF)\n")
-        print(grammar)
+        output.line("\n# Grammar (GBNF)\n")
+        output.line(grammar)
     return 0

@@ -1,7 +1,8 @@
 """The live view of ``gent run``: streamed model text, tool calls and results, the answer.
 
 Plain text with ANSI colours when the output is a terminal (and ``NO_COLOR`` is unset); a
-spinner on stderr while the model loads.
+spinner on stderr while the model loads. Secrets are masked and the control characters of
+model and tool text are shown as escapes (see :mod:`gent_core.cli.output`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from gent_core.agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core.cli.output import Output, visible
+from gent_core.config.secrets import Redactor
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
 from gent_core.serialize import write_json
 
@@ -40,12 +43,6 @@ _STYLES = {
     "magenta": "35",
 }
 _MAX_RESULT = 400
-
-
-def _brief(value: Any, limit: int = _MAX_RESULT) -> str:
-    text = value if isinstance(value, str) else write_json(value)
-    text = text.strip()
-    return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more]"
 
 
 class Spinner:
@@ -82,34 +79,72 @@ class Spinner:
 class LiveView:
     """Renders agent events as they happen.
 
+    Every text goes through one :class:`~gent_core.cli.output.Output`: secrets are masked
+    (streamed text too, even when a secret is split over chunks) and control characters a
+    model or a tool wrote are shown as escapes, never sent to the terminal raw.
+
     Args:
         out: Where the run is shown (stdout).
         err: Where the spinner goes (stderr).
         color: Force colours on or off; by default on for terminals unless ``NO_COLOR``.
+        redactor: The secrets to mask (``LoadedConfig.redactor``); none by default.
     """
 
     def __init__(
-        self, out: TextIO | None = None, err: TextIO | None = None, *, color: bool | None = None
+        self,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        *,
+        color: bool | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         if color is None:
             color = self.out.isatty() and "NO_COLOR" not in os.environ
         self.color = color
+        self._output = Output(redactor, out=self.out, err=self.err)
+        self._stream = redactor.stream() if redactor is not None else None
+        self._stream_styles: tuple[str, ...] = ()
         self._spinner: Spinner | None = None
         self._section: str | None = None
         self._started = False  # the current section's first visible text was written
         self._pending = ""  # whitespace held back: written only if more text follows
 
     def _style(self, text: str, *styles: str) -> str:
-        if not self.color or not styles:
+        if not self.color or not styles or not text:
             return text
         codes = ";".join(_STYLES[style] for style in styles)
         return f"\x1b[{codes}m{text}\x1b[0m"
 
     def _write(self, text: str, *styles: str) -> None:
-        self.out.write(self._style(text, *styles))
-        self.out.flush()
+        """Write ``text`` redacted, with control characters visible, then styled."""
+        self._flush_stream()
+        self._output.write(self._style(self._output.clean(text), *styles), clean=False)
+
+    def _brief(self, value: Any, limit: int = _MAX_RESULT) -> str:
+        """``value`` on one line, redacted *before* it is cut (no half secret is shown)."""
+        text = value if isinstance(value, str) else write_json(value)
+        text = self._output.redact(text).strip()
+        return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more]"
+
+    def _write_streamed(self, text: str, *styles: str) -> None:
+        """Write streamed model text: the end of it may be held back while it could be the
+        start of a secret (see :class:`~gent_core.config.secrets.StreamRedactor`).
+        """
+        if self._stream is not None:
+            if styles != self._stream_styles:
+                self._flush_stream()
+            self._stream_styles = styles
+            text = self._stream.feed(text)
+        shown = visible(text)
+        self._output.write(self._style(shown, *styles), clean=False)
+
+    def _flush_stream(self) -> None:
+        if self._stream is not None:
+            held = self._stream.flush()
+            if held:
+                self._output.write(self._style(visible(held), *self._stream_styles), clean=False)
 
     def __call__(self, event: AgentEvent) -> None:
         """Render one event."""
@@ -118,7 +153,9 @@ class LiveView:
             self._write(f"Task: {event.task}{resumed}\n", "bold")
         elif isinstance(event, ModelLoading):
             if self.err.isatty():
-                self._spinner = Spinner(self.err, f"loading model {event.model} ...")
+                self._spinner = Spinner(
+                    self.err, self._output.clean(f"loading model {event.model} ...")
+                )
                 self._spinner.start()
         elif isinstance(event, ModelLoaded):
             if self._spinner is not None:
@@ -128,26 +165,26 @@ class LiveView:
         elif isinstance(event, StepStarted):
             self._write(f"\n--- step {event.step} ---\n", "dim")
         elif isinstance(event, OutputEvent):
-            self._output(event)
+            self._output_event(event)
         elif isinstance(event, ToolCallsStarted):
             for call in event.calls:
-                args = write_json(call.args)
-                self._write(f"-> {call.tool} {args}\n", "magenta")
+                self._write(f"-> {call.tool} {self._brief(call.args, 10_000)}\n", "magenta")
         elif isinstance(event, ToolCallFinished):
             if event.error is not None:
                 self._write(
-                    f"<- {event.call.tool} failed: {_brief(event.error.model_message)}\n", "red"
+                    f"<- {event.call.tool} failed: {self._brief(event.error.model_message)}\n",
+                    "red",
                 )
             else:
-                self._write(f"<- {event.call.tool}: {_brief(event.result.output)}\n", "green")
+                self._write(f"<- {event.call.tool}: {self._brief(event.result.output)}\n", "green")
         elif isinstance(event, FeedbackSent):
-            self._write(f"! {_brief(event.message)}\n", "yellow")
+            self._write(f"! {self._brief(event.message)}\n", "yellow")
         elif isinstance(event, AnswerReady):
-            self._write(f"\nAnswer: {_brief(event.answer, 10_000)}\n", "bold", "green")
+            self._write(f"\nAnswer: {self._brief(event.answer, 10_000)}\n", "bold", "green")
         elif isinstance(event, RunFinished):
             self._finished(event)
 
-    def _output(self, event: OutputEvent) -> None:
+    def _output_event(self, event: OutputEvent) -> None:
         inner = event.event
         if isinstance(inner, SectionStarted):
             if self._started:  # chatter before this section ends with its own line
@@ -173,7 +210,7 @@ class LiveView:
             self._pending += text
             return
         style = ("dim", "italic") if delta.section in (None, "thinking") else ()
-        self._write(self._pending + body, *style)
+        self._write_streamed(self._pending + body, *style)
         self._started = True
         self._pending = text[len(body) :]
 

@@ -11,8 +11,8 @@ import argparse
 import sys
 from typing import Any
 
+from gent_core.cli.output import Output
 from gent_core.errors import GentError
-from gent_core.serialize import write_json
 
 __all__ = ["add_arguments", "run"]
 
@@ -91,7 +91,7 @@ def _read(path: str) -> str:
 
 
 def _usage_error(message: str) -> int:
-    print(f"gent parse: error: {message}", file=sys.stderr)
+    Output().error("gent parse", message)
     return 2
 
 
@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from gent_core.plugins.manager import get_plugin_manager
     from gent_core.plugins.registry import Registry
 
+    output = Output()  # model text may hold escape sequences: shown, never obeyed
     sections = [name.strip() for name in args.sections.split(",") if name.strip()]
     if not sections:
         return _usage_error("--sections needs at least one name")
@@ -123,25 +124,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         parsed = text_format.parse(text, sections)
     except GentError as error:
-        print(f"gent parse: {error}", file=sys.stderr)
+        output.line(f"gent parse: {error}", err=True)
         return 1
     truncated = parsed.truncated
     if truncated is not None:
         note = f"the last section ({truncated.name}) was never closed: the output was cut off"
         if args.strict:
-            print(f"gent parse: {note}", file=sys.stderr)
+            output.line(f"gent parse: {note}", err=True)
             return 1
-        print(f"gent parse: warning: {note}", file=sys.stderr)
+        output.line(f"gent parse: warning: {note}", err=True)
     found = parsed.as_dict()
     if chain is None:
-        print(write_json(found, indent=2))
+        output.json(found)
         return 0
     calls: list[dict[str, Any]] = []
     for content in found.get(args.action_section, []):
         try:
             calls.extend({"tool": c.tool, "args": c.args} for c in chain.parse(content))
         except GentError as error:
-            print(error.model_message, file=sys.stderr)
+            output.line(error.model_message, err=True)
             return 1
-    print(write_json({"sections": found, "calls": calls}, indent=2))
+    output.json({"sections": found, "calls": calls})
     return 0

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
+from gent_core.cli.output import Output
 from gent_core.errors import GentError
 from gent_core.plugins.manager import PluginInfo, build_plugin_manager
 from gent_core.plugins.registry import KINDS, Registry
-from gent_core.serialize import write_json
 
 __all__ = ["add_arguments", "render_table", "run"]
 
@@ -55,22 +54,23 @@ def render_table(infos: list[PluginInfo]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """List plugins; exit 1 in strict mode when a plugin fails, else 0."""
+    output = Output()  # plugin errors may quote anything: control characters are shown
     try:
         manager = build_plugin_manager()
         Registry.from_plugin_manager(manager)
     except GentError as error:
-        print(f"gent: error: {error}", file=sys.stderr)
+        output.error("gent", str(error))
         return 1
     infos = sorted(manager.plugin_infos.values(), key=lambda info: info.name)
     if args.json:
-        print(write_json([info.as_dict() for info in infos], indent=2))
+        output.json([info.as_dict() for info in infos])
     else:
-        print(render_table(infos))
+        output.line(render_table(infos))
         failed = [info.name for info in infos if info.status == "failed"]
         if failed:
-            print(
+            output.line(
                 f"\n{len(failed)} plugin(s) failed to load: {', '.join(failed)}. "
                 "Run 'gent plugins --json' for the errors.",
-                file=sys.stderr,
+                err=True,
             )
     return 0

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gent_core.cli.output import Output
 from gent_core.errors import GentError
 from gent_core.serialize import write_json
 
@@ -42,30 +44,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours in the live view")
 
 
-def _ask(call: ToolCall) -> bool:
+def _asker(output: Output) -> Callable[[ToolCall], bool]:
     """Ask on the terminal whether a tool call may run (the approval policy's 'ask')."""
-    if not sys.stdin.isatty():
-        return False
-    args = write_json(call.args)
-    reply = input(f"Allow {call.tool} {args}? [y/N] ")
-    return reply.strip().lower() in {"y", "yes"}
+
+    def ask(call: ToolCall) -> bool:
+        if not sys.stdin.isatty():
+            return False
+        output.write(f"Allow {call.tool} {write_json(call.args)}? [y/N] ")
+        reply = input()
+        return reply.strip().lower() in {"y", "yes"}
+
+    return ask
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the agent; print the live view or the JSON result."""
+    """Run the agent; print the live view or the JSON result.
+
+    Everything printed goes through one :class:`~gent_core.cli.output.Output` holding the
+    config's redactor, so secrets are masked on every path (live view, ``--json``, errors)
+    and control characters written by a model or a tool are shown as escapes.
+    """
     from gent_core.agent import Agent
     from gent_core.cli.live import LiveView
     from gent_core.config import load_config
 
+    output = Output()
     if (args.task is None) == (args.resume is None):
-        print("gent run: error: give a TASK, or --resume TRANSCRIPT (not both)", file=sys.stderr)
+        output.error("gent run", "give a TASK, or --resume TRANSCRIPT (not both)")
         return 2
     try:
-        agent = Agent.from_config(load_config(args.config), ask_callback=_ask)
+        loaded = load_config(args.config)
+        output = Output(loaded.redactor)
+        agent = Agent.from_config(loaded, ask_callback=_asker(output))
     except GentError as error:
-        print(f"gent run: error: {error}", file=sys.stderr)
+        output.error("gent run", str(error))
         return 2
-    view = None if args.json else LiveView(color=False if args.no_color else None)
+    view = (
+        None
+        if args.json
+        else LiveView(color=False if args.no_color else None, redactor=loaded.redactor)
+    )
 
     async def run_and_close() -> RunResult:
         # One event loop for the whole life of the agent: toolsets (MCP servers) are opened
@@ -80,13 +98,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(run_and_close())
     except GentError as error:
-        print(f"gent run: error: {error}", file=sys.stderr)
+        output.error("gent run", str(error))
         return 2
     except KeyboardInterrupt:
         where = args.resume or args.transcript
         hint = f"; continue with: gent run {args.config} --resume {where}" if where else ""
-        print(f"\ngent run: interrupted{hint}", file=sys.stderr)
+        output.write(f"\ngent run: interrupted{hint}\n", err=True)
         return 130
     if args.json:
-        print(write_json(result.to_dict(), indent=2))
+        output.json(result.to_dict())
     return 0 if result.ok else 1

@@ -60,24 +60,28 @@ class LoadedConfig:
     aliases: Mapping[KeyPath, KeyPath] = field(default_factory=dict)
 
     @functools.cached_property
-    def _redactor(self) -> Redactor:
+    def redactor(self) -> Redactor:
+        """The :class:`~gent_core.config.secrets.Redactor` masking this config's secrets.
+
+        It also masks secrets in streamed text (:meth:`Redactor.stream`).
+        """
         return Redactor(self.secrets)
 
     def redact(self, text: str) -> str:
-        """Return ``text`` with every secret value replaced by ``***``.
+        """Return ``text`` with every secret value (and every URL password) replaced by ``***``.
 
-        Everything that logs or writes a transcript passes its text through this.
+        Everything that logs, prints or writes a transcript passes its text through this.
         """
-        return self._redactor.redact(text)
+        return self.redactor.redact(text)
 
     def is_secret(self, path: KeyPath, value: Any) -> bool:
         """Whether the value at ``path`` must not be shown (a secret, or under a secret key)."""
-        return any(is_secret_key(part) for part in path) or self._redactor.contains_secret(value)
+        return any(is_secret_key(part) for part in path) or self.redactor.contains_secret(value)
 
     def redacted_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict, every secret masked as ``***``."""
         data = self.config.model_dump(mode="json")
-        redacted: dict[str, Any] = redact_value(data, self._redactor)
+        redacted: dict[str, Any] = redact_value(data, self.redactor)
         return redacted
 
     def location_of(self, key_path: KeyPath | str) -> Location:

@@ -1,0 +1,119 @@
+r"""How the ``gent`` command writes: every text redacted, then made safe for a terminal.
+
+Everything ``gent`` prints (the live view, ``--json``, ``gent describe``, ``gent parse``, error
+messages) goes through :class:`Output`, so two rules hold on every path:
+
+* **secrets are masked**: each text passes the run's redaction (the secrets of the config:
+  expanded ``${VAR}`` values, values under credential keys, URL passwords), also when a model
+  or a tool echoes them;
+* **control characters are shown, never obeyed**: a model or a tool can write escape sequences
+  (window title, cursor moves, erased lines, OSC 8 links), carriage returns or bidirectional
+  overrides; :func:`visible` writes each such character as an escape (``\x1b``, ``\r``,
+  ``\u202e``), with or without colours.
+
+JSON is written by :func:`gent_core.serialize.write_json` (strict JSON; unsafe characters as
+``\uXXXX`` escapes) with the same redaction.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from gent_core.serialize import write_json
+
+__all__ = ["Output", "visible"]
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_NAMED = {"\r": "\\r", "\x0b": "\\v", "\x0c": "\\f", "\x08": "\\b", "\x00": "\\0"}
+
+
+def _escape(found: re.Match[str]) -> str:
+    char = found.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    r"""Return ``text`` with every character a terminal would act on written as an escape.
+
+    Kept as they are: printable text, newlines and tabs. Written as escapes: the other C0
+    controls (``\x1b`` starts every escape sequence; ``\r`` rewrites the line), DEL, the C1
+    controls (``\x9b`` is an escape sequence on some terminals), the Unicode line separators,
+    bidirectional overrides and isolates, and lone surrogates.
+    """
+    return _UNSAFE.sub(_escape, text)
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+class Output:
+    """Where a ``gent`` command writes its output and its errors.
+
+    Args:
+        redact: Applied to every text before it is written (masks secrets); none by default.
+        out: The output stream (standard output by default, looked up when writing).
+        err: The error stream (standard error by default, looked up when writing).
+    """
+
+    def __init__(
+        self,
+        redact: Callable[[str], str] | None = None,
+        *,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+    ) -> None:
+        self.redact = redact or _identity
+        self._out = out
+        self._err = err
+
+    @property
+    def out(self) -> TextIO:
+        """The output stream."""
+        return self._out or sys.stdout
+
+    @property
+    def err(self) -> TextIO:
+        """The error stream."""
+        return self._err or sys.stderr
+
+    def clean(self, text: str) -> str:
+        """``text`` redacted and with its control characters made visible."""
+        return visible(self.redact(text))
+
+    def write(self, text: str, *, err: bool = False, clean: bool = True) -> None:
+        """Write ``text`` (cleaned unless ``clean`` is false) and flush.
+
+        Characters the stream's encoding cannot hold are written as backslash escapes
+        instead of failing.
+        """
+        stream = self.err if err else self.out
+        if clean:
+            text = self.clean(text)
+        try:
+            stream.write(text)
+        except UnicodeEncodeError:
+            encoding = getattr(stream, "encoding", None) or "utf-8"
+            stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        stream.flush()
+
+    def line(self, text: str = "", *, err: bool = False) -> None:
+        """Write ``text`` and a newline."""
+        self.write(text + "\n", err=err)
+
+    def error(self, command: str, message: str) -> None:
+        """Write ``<command>: error: <message>`` on the error stream."""
+        self.line(f"{command}: error: {message}", err=True)
+
+    def json(self, value: Any, *, indent: int | None = 2) -> None:
+        """Write ``value`` as strict JSON (redacted) and a newline."""
+        self.write(write_json(value, indent=indent, redact=self.redact) + "\n", clean=False)

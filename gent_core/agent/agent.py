@@ -58,6 +58,10 @@ class Agent:
         approval: A tool approval policy, registered for the duration of each run.
         toolsets: Sources of more tools (MCP servers...), opened by :meth:`open` before the
             first run and closed by :meth:`aclose`.
+        allow_writes: Whether toolset tools that change files or other state
+            (:attr:`Tool.writes <gent_core.tools.Tool.writes>`) are offered. When false they
+            are left out as the toolsets open, with a warning naming them, and listed in
+            :attr:`withheld_tools` (an agent from a config takes its ``allow_writes``).
         middleware: Plugin objects with lifecycle hook implementations, registered for the
             runs of this agent only (other agents sharing the plugin manager never see them).
         max_tokens: Upper bound of tokens per model call.
@@ -82,6 +86,7 @@ class Agent:
         prompt: PromptParts | None = None,
         approval: ApprovalPolicy | None = None,
         toolsets: Sequence[Toolset] = (),
+        allow_writes: bool = True,
         middleware: Sequence[object] = (),
         max_tokens: int | None = None,
         temperature: float | None = None,
@@ -113,6 +118,8 @@ class Agent:
         self.prompt = prompt or PromptParts()
         self.approval = approval
         self.toolsets = list(toolsets)
+        self.allow_writes = allow_writes
+        self.withheld_tools: list[str] = []
         self.middleware = list(middleware)
         self.toolset_origins: dict[int, Location] = {}
         self._opened: list[Toolset] = []
@@ -171,6 +178,7 @@ class Agent:
             components.toolchain,
             components.termination,
             toolsets=components.toolsets,
+            allow_writes=config.allow_writes,
             middleware=components.middleware,
             thinking=config.thinking,
             limits=config.limits_object(),
@@ -230,8 +238,9 @@ class Agent:
         """Open the toolsets once and add their tools to the tool chain (called by
         :meth:`load`; call it directly to see the tools without loading the model).
 
-        A tool whose name is already taken is added as ``<toolset>:<tool>``. When a toolset
-        fails to open, the ones already opened are closed again.
+        A tool whose name is already taken is added as ``<toolset>:<tool>``. A tool that writes
+        is left out (with a warning) unless :attr:`allow_writes`. When a toolset fails to
+        open, the ones already opened are closed again.
 
         Raises:
             ToolsetError: Naming the toolset, where it was configured, and why it failed.
@@ -251,6 +260,7 @@ class Agent:
             if self.toolchain is not None:
                 self.toolchain.remove_tool(name)
         self._toolset_tools = []
+        self.withheld_tools = []
         for toolset in self.toolsets:
             try:
                 tools = list(await toolset.open(self.working_directory))
@@ -262,12 +272,29 @@ class Agent:
                 ) from error
             self._opened.append(toolset)
             assert self.toolchain is not None
+            withheld = [tool.name for tool in tools if tool.writes and not self.allow_writes]
+            if withheld:
+                self._warn_withheld(toolset, withheld)
             for tool in tools:
+                if tool.writes and not self.allow_writes:
+                    continue
                 if self.toolchain.get_tool(tool.name) is not None:
                     tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
                 self.toolchain.add_tool(tool)
                 self._toolset_tools.append(tool.name)
         self._tools_open = True
+
+    def _warn_withheld(self, toolset: Toolset, names: list[str]) -> None:
+        import logging
+
+        self.withheld_tools.extend(f"{toolset.name}:{name}" for name in names)
+        logging.getLogger("gent.agent").warning(
+            "toolset %s: %d tool(s) that change files or other state are not offered (%s); "
+            "add 'allow_writes: true' to the config to offer them",
+            toolset.describe(),
+            len(names),
+            ", ".join(names),
+        )
 
     async def _close_toolsets(self) -> None:
         opened, self._opened = self._opened, []
@@ -378,10 +405,11 @@ class Agent:
         """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
         return asyncio.run(self.run(task, **options))
 
-    def _run_hooks(self) -> GentPluginManager | None:
+    def run_hooks(self) -> GentPluginManager | None:
         """The plugin manager whose hooks fire in one run: the agent's, plus the approval
         policy and the middleware in a manager of the run's own, so that concurrent runs of
-        other agents sharing the plugin manager never see them.
+        other agents sharing the plugin manager never see them. Code that runs this agent's
+        tools outside a run (``gent mcp-serve``) puts it in the execution context.
         """
         scoped: list[tuple[str, object]] = [
             (f"middleware-{index}-{type(item).__name__}", item)
@@ -433,7 +461,7 @@ class Agent:
                 context.clipboard = clipboard_from_records(steps[-1].clipboard)
         assert task is not None
         writer = TranscriptWriter(transcript_path, redact=self.redact) if transcript_path else None
-        context.plugin_manager = self._run_hooks()
+        context.plugin_manager = self.run_hooks()
         try:
             emit(RunStarted(task, len(steps)))
             load_seconds = await self.load(emit)

@@ -6,6 +6,8 @@ Rules (from the seeds' Go library):
   is told);
 * an output with neither, with an empty action and no answer, with no recognised section, or
   cut off inside a section, gets feedback saying what was expected, quoting the output briefly;
+* an output the back end reports as cut off by its token limit (finish reason ``length`` or an
+  equivalent) is never acted on: no call runs, no answer is taken, the model is told;
 * every error becomes feedback and the model retries; limits stop the run cleanly: max
   steps, consecutive unusable outputs, consecutive steps whose tool calls all failed.
 """
@@ -36,7 +38,14 @@ from gent_core.agent.records import (
 )
 from gent_core.agent.streaming import ModelOutput, stream_model_output
 from gent_core.context import ExecutionContext
-from gent_core.errors import GentError, HookError, ModelError, NoSectionsFoundError, ParseError
+from gent_core.errors import (
+    GentError,
+    HookError,
+    ModelError,
+    NoSectionsFoundError,
+    ParseError,
+    TruncatedOutputError,
+)
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
 from gent_core.sections import FormattedSection, ParseResult
@@ -47,7 +56,7 @@ if TYPE_CHECKING:
     from gent_core.agent.agent import Agent
     from gent_core.agent.transcript import TranscriptWriter
 
-__all__ = ["AgentRun"]
+__all__ = ["CUT_OFF_FINISH_REASONS", "AgentRun", "cut_off_by_back_end"]
 
 _QUOTE_CHARS = 300
 
@@ -56,6 +65,24 @@ def _quote(text: str) -> str:
     text = text.strip()
     if len(text) > _QUOTE_CHARS:
         text = text[:_QUOTE_CHARS] + " [...]"
+    return text or "(nothing)"
+
+
+CUT_OFF_FINISH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "token_limit"})
+"""Finish reasons (compared case-insensitively) meaning the back end stopped generating at a
+token limit: ``length`` (OpenAI-compatible servers, llama.cpp), ``max_tokens`` (Anthropic,
+Gemini's ``MAX_TOKENS``) and their variants."""
+
+
+def cut_off_by_back_end(finish_reason: str | None) -> bool:
+    """Whether ``finish_reason`` says the output was cut off by a token limit."""
+    return finish_reason is not None and finish_reason.lower() in CUT_OFF_FINISH_REASONS
+
+
+def _quote_end(text: str) -> str:
+    text = text.strip()
+    if len(text) > _QUOTE_CHARS:
+        text = "[...] " + text[-_QUOTE_CHARS:]
     return text or "(nothing)"
 
 
@@ -262,8 +289,30 @@ class AgentRun:
     # ------------------------------------------------------------------ parse
 
     def _parse(self, record: StepRecord, output: ModelOutput) -> ParseResult:
-        """The parse of the output (made while it streamed), or feedback when it is unusable."""
+        """The parse of the output (made while it streamed), or feedback when it is unusable.
+
+        An output the back end reports as cut off (:func:`cut_off_by_back_end`) is never
+        used, whatever the format and whatever the parser made of it: a section that looks
+        closed (a Markdown section ends with the text) may still hold half a call.
+        """
         agent = self.agent
+        if cut_off_by_back_end(output.finish_reason):
+            expected = agent.expected_sections_text()
+            open_section = output.parsed.truncated if output.parsed is not None else None
+            where = f" inside the {open_section.name} section" if open_section else ""
+            message = (
+                f"Your output was cut off{where}: it reached the token limit (finish reason "
+                f"{output.finish_reason!r}) before it ended, so nothing in it was run or used. "
+                f"It ended with: {_quote_end(record.output)}\nWrite the {expected} again, "
+                "shorter (fewer or smaller calls, less text before them)."
+            )
+            raise _Feedback(
+                message,
+                TruncatedOutputError(
+                    f"the model output was cut off (finish reason {output.finish_reason!r})",
+                    model_message=message,
+                ),
+            )
         error = output.parse_error
         if isinstance(error, NoSectionsFoundError):
             raise _Feedback(f"{error.model_message}\nYou wrote: {_quote(record.output)}", error)

@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict
 from gent_core.context import Cancellation
 from gent_core.tools import BaseTool
 
-__all__ = ["Budget", "FileTool", "FileToolOptions", "OutOfTime"]
+__all__ = [
+    "DEFAULT_SKIP_DIRS",
+    "FILE_PATH_SCHEMA",
+    "Budget",
+    "FileTool",
+    "FileToolOptions",
+    "OutOfTime",
+]
 
 DEFAULT_SKIP_DIRS = (
     ".git",
@@ -36,6 +43,14 @@ DEFAULT_SKIP_DIRS = (
     ".ruff_cache",
 )
 """Directories a recursive walk lists but does not enter unless asked (the output says so)."""
+
+
+FILE_PATH_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "description": "the file, relative to the working directory",
+}
+"""The JSON Schema of a tool's ``path`` argument naming one file."""
 
 
 class FileToolOptions(BaseModel):

@@ -23,7 +23,7 @@ from pydantic import Field
 
 from gent_core.context import Cancellation
 from gent_core.tools import ToolResult
-from gent_tools_files.base import Budget, FileTool, FileToolOptions, OutOfTime
+from gent_tools_files.base import FILE_PATH_SCHEMA, Budget, FileTool, FileToolOptions, OutOfTime
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.text import LineBlock, LineReader, decode_line, human_size, sniff_binary
 from gent_tools_files.workspace import Target, Workspace
@@ -127,12 +127,7 @@ class ReadFile(FileTool):
     parameters = {  # noqa: RUF012 - read-only, checked when the class is defined
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "minLength": 1,
-                "description": "the file, relative to the working directory",
-                "examples": ["README.md"],
-            },
+            "path": {**FILE_PATH_SCHEMA, "examples": ["README.md"]},
             "start_line": {
                 "type": "integer",
                 "minimum": 1,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_tools_files.atomic import write_atomic
-from gent_tools_files.base import FileTool, FileToolOptions
+from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.editing import EditPlan, plan_edit
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.text import human_size, sniff_binary
@@ -81,11 +81,7 @@ class WriteFile(FileTool):
     parameters = {  # noqa: RUF012 - read-only, checked when the class is defined
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "minLength": 1,
-                "description": "the file, relative to the working directory",
-            },
+            "path": dict(FILE_PATH_SCHEMA),
             "content": {"type": "string", "description": "the file's whole new content"},
         },
         "required": ["path", "content"],
@@ -135,11 +131,7 @@ class EditFile(FileTool):
     parameters = {  # noqa: RUF012 - read-only, checked when the class is defined
         "type": "object",
         "properties": {
-            "path": {
-                "type": "string",
-                "minLength": 1,
-                "description": "the file, relative to the working directory",
-            },
+            "path": dict(FILE_PATH_SCHEMA),
             "old_text": {
                 "type": "string",
                 "minLength": 1,

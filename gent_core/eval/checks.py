@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+)
 
 from gent_core.serialize import to_jsonable
 
@@ -182,6 +190,18 @@ _Texts = Annotated[list[str], BeforeValidator(_as_list)]
 """One text or a list of texts."""
 
 
+def _compiles(value: str) -> str:
+    try:
+        re.compile(value)
+    except re.error as error:
+        raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+    return value
+
+
+_Pattern = Annotated[str, AfterValidator(_compiles)]
+"""A regular expression (Python syntax), checked when the suite loads."""
+
+
 class ContainsCheck(Check):
     """The answer contains every given text (or any of them, with ``any: true``).
 
@@ -267,17 +287,8 @@ class RegexCheck(Check):
     kind: ClassVar[str] = "regex"
     short: ClassVar[str] = "pattern"
 
-    pattern: str
+    pattern: _Pattern
     case_sensitive: bool = False
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as error:
-            raise ValueError(f"invalid regular expression {value!r}: {error}") from None
-        return value
 
     def describe(self) -> str:
         """``answer matches /.../``."""
@@ -349,22 +360,10 @@ class ToolCalledCheck(Check):
 
     name: str = Field(min_length=1)
     args: dict[str, Any] = Field(default_factory=dict)
-    args_match: dict[str, str] = Field(default_factory=dict)
+    args_match: dict[str, _Pattern] = Field(default_factory=dict)
     succeeded: bool = True
     min: int = Field(default=1, ge=0)
     max: int | None = Field(default=None, ge=0)
-
-    @field_validator("args_match")
-    @classmethod
-    def _patterns_compile(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, pattern in value.items():
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                raise ValueError(
-                    f"invalid regular expression for argument {key!r}: {error}"
-                ) from None
-        return value
 
     def _matches(self, call: ToolCallRecord) -> bool:
         for key, expected in self.args.items():
@@ -441,19 +440,9 @@ class ResultInAnswerCheck(Check):
 
     tool: str = Field(min_length=1)
     field: str = ""
-    regex: str | None = None
+    regex: _Pattern | None = None
     tolerance: float = Field(default=1e-6, ge=0)
     which: Literal["any", "last"] = "any"
-
-    @field_validator("regex")
-    @classmethod
-    def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as error:
-                raise ValueError(f"invalid regular expression {value!r}: {error}") from None
-        return value
 
     def describe(self) -> str:
         r"""``answer states current_time's datetime /^(\d{4})/``."""
@@ -511,6 +500,7 @@ class FileCheck(Check):
         path: The file, relative to the working directory.
         exists: Whether the file must exist (``false``: must not).
         contains: Texts the file must contain.
+        not_contains: Texts the file must not contain.
         regex: A regular expression the file's text must match (``re.search``).
     """
 
@@ -520,7 +510,8 @@ class FileCheck(Check):
     path: str = Field(min_length=1)
     exists: bool = True
     contains: _Texts = Field(default_factory=list)
-    regex: str | None = None
+    not_contains: _Texts = Field(default_factory=list)
+    regex: _Pattern | None = None
 
     @field_validator("path")
     @classmethod
@@ -539,6 +530,8 @@ class FileCheck(Check):
         text = f"file {self.path} exists"
         if self.contains:
             text += " and contains " + ", ".join(map(repr, self.contains))
+        if self.not_contains:
+            text += " and lacks " + ", ".join(map(repr, self.not_contains))
         if self.regex:
             text += f" and matches /{self.regex}/"
         return text
@@ -555,6 +548,9 @@ class FileCheck(Check):
         missing = [piece for piece in self.contains if piece not in text]
         if missing:
             return self.outcome(False, f"it lacks {', '.join(map(repr, missing))}")
+        present = [piece for piece in self.not_contains if piece in text]
+        if present:
+            return self.outcome(False, f"it still contains {', '.join(map(repr, present))}")
         if self.regex and re.search(self.regex, text) is None:
             return self.outcome(False, f"it does not match /{self.regex}/")
         return self.outcome(True)

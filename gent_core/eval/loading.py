@@ -219,6 +219,7 @@ def _task(
         tools=tuple(tools) if tools is not None else None,
         max_steps=task.max_steps or defaults.max_steps,
         files={**suite.files, **task.files},
+        config={**defaults.config, **task.config},
         tags=tuple(task.tags),
         line=reader.location(path).line,
     )

@@ -6,6 +6,7 @@ r"""An evaluation suite: tasks for an agent, each with the checks that say it wa
     defaults:                     # apply to every task unless the task says otherwise
       tools: [calculator, current_time]
       max_steps: 6
+      config: {allow_writes: true}  # any other agent config key
     files:                        # written into each run's fresh working directory
       notes.txt: "buy milk"
     tasks:
@@ -55,12 +56,15 @@ class DefaultsModel(BaseModel):
     Attributes:
         tools: The tools the agent may call (replacing the config's tools).
         max_steps: Model calls allowed per run (replacing the config's ``max_steps``).
+        config: Other agent config keys to set (dotted keys allowed), e.g.
+            ``{allow_writes: true}`` for tools that write files.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     tools: list[ToolEntry] | None = None
     max_steps: _Count | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
 
 
 class TaskModel(BaseModel):
@@ -74,6 +78,7 @@ class TaskModel(BaseModel):
         max_steps: Model calls allowed for this task.
         files: Files written into the task's working directory before each run
             (relative path -> text), added to the suite's files.
+        config: Other agent config keys to set for this task (added to the suite's).
         tags: Labels to select tasks with (``gent eval --tag``).
     """
 
@@ -85,6 +90,7 @@ class TaskModel(BaseModel):
     tools: list[ToolEntry] | None = None
     max_steps: _Count | None = None
     files: dict[str, str] = Field(default_factory=dict)
+    config: dict[str, Any] = Field(default_factory=dict)
     tags: list[str] = Field(default_factory=list)
 
 
@@ -121,6 +127,7 @@ class Task:
         tools: The tools for the agent, or ``None`` to keep the config's.
         max_steps: Model calls allowed, or ``None`` to keep the config's.
         files: Files written into each run's fresh working directory (path -> text).
+        config: Other agent config keys to set (dotted key -> value).
         tags: Labels.
         line: The line the task starts on in the suite file.
     """
@@ -131,16 +138,18 @@ class Task:
     tools: tuple[ComponentSpec | ToolsetSpec, ...] | None = None
     max_steps: int | None = None
     files: Mapping[str, str] = field(default_factory=dict)
+    config: Mapping[str, Any] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
     line: int | None = None
 
     def config_overrides(self) -> dict[str, Any]:
-        """The agent config keys this task sets (``tools``, ``max_steps``)."""
+        """The agent config keys this task sets (``tools``, ``max_steps``, its ``config``)."""
         overrides: dict[str, Any] = {}
         if self.tools is not None:
             overrides["tools"] = [spec.model_dump() for spec in self.tools]
         if self.max_steps is not None:
             overrides["max_steps"] = self.max_steps
+        overrides.update(self.config)
         return overrides
 
 

@@ -146,6 +146,11 @@ def test_file_check(tmp_path: Path) -> None:
     assert FileCheck(path="notes.txt", contains=["milk"]).evaluate(ctx).passed
     assert not FileCheck(path="notes.txt", contains=["eggs"]).evaluate(ctx).passed
     assert FileCheck(path="notes.txt", regex=r"^buy").evaluate(ctx).passed
+    assert FileCheck(path="notes.txt", not_contains=["eggs"]).evaluate(ctx).passed
+    still = FileCheck(path="notes.txt", not_contains=["milk"]).evaluate(ctx)
+    assert (still.passed, still.detail) == (False, "it still contains 'milk'")
+    with pytest.raises(ValueError, match="invalid regular expression"):
+        FileCheck(path="notes.txt", regex="(")
     assert not FileCheck(path="other.txt").evaluate(ctx).passed
     assert FileCheck(path="other.txt", exists=False).evaluate(ctx).passed
     with pytest.raises(ValueError, match="relative"):

@@ -54,6 +54,24 @@ def test_defaults_and_overrides() -> None:
     assert dict(second.files) == {"shared.txt": "shared", "notes/today.txt": "hello"}
 
 
+def test_config_overrides_merge_defaults_and_task() -> None:
+    text = """\
+defaults:
+  config: {allow_writes: true, thinking: false}
+tasks:
+  - text: a
+  - text: b
+    config: {thinking: true, model.temperature: 0.1}
+"""
+    first, second = parse_suite(text).tasks
+    assert first.config_overrides() == {"allow_writes": True, "thinking": False}
+    assert second.config_overrides() == {
+        "allow_writes": True,
+        "thinking": True,
+        "model.temperature": 0.1,
+    }
+
+
 def test_no_defaults_keep_the_config() -> None:
     suite = parse_suite("tasks:\n  - text: hi\n")
     assert suite.tasks[0].config_overrides() == {}
@@ -107,7 +125,7 @@ tasks:
         "working directory, got '../x'",
         "s.yaml, line 17, key 'tasks.2.checks.0': expected a mapping, got 3",
         "s.yaml, line 18, key 'tasks.2.bogus': unknown key 'bogus'; accepted keys: id, text, "
-        "checks, tools, max_steps, files, tags",
+        "checks, tools, max_steps, files, config, tags",
     ]
 
 

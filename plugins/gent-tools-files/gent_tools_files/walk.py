@@ -76,8 +76,15 @@ class WalkReport:
         """Sentences for the model about what was not walked."""
         notes: list[str] = []
         if self.not_entered:
-            shown = ", ".join(show_name(path) for path in self.not_entered[:10])
-            more = f" and {len(self.not_entered) - 10} more" if len(self.not_entered) > 10 else ""
+            groups: dict[str, list[str]] = {}
+            for path in self.not_entered:
+                groups.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            names = [
+                show_name(paths[0]) if len(paths) == 1 else f"{len(paths)} {show_name(name)}"
+                for name, paths in groups.items()
+            ]
+            shown = ", ".join(names[:10])
+            more = f" and {len(names) - 10} more" if len(names) > 10 else ""
             notes.append(
                 f"not entered (skip_dirs option): {shown}{more}; name one as the path to look "
                 "inside"

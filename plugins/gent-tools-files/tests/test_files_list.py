@@ -226,3 +226,14 @@ def test_a_glob_prunes_directories_it_cannot_match_inside() -> None:
 def test_bad_globs(pattern: str, problem: str) -> None:
     with pytest.raises(GlobError, match=problem):
         Glob.compile(pattern)
+
+
+def test_many_skipped_directories_of_one_name_are_counted(run: Run, work: Path) -> None:
+    for package in ["a", "b", "c"]:
+        (work / package / "__pycache__").mkdir(parents=True)
+    (work / ".venv").mkdir()
+    output = run(ListDir(), {"glob": "**/*.py"}).output
+    assert output.splitlines()[-1] == (
+        "[not entered (skip_dirs option): .venv, 3 __pycache__; name one as the path to look "
+        "inside]"
+    )

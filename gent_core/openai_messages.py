@@ -31,7 +31,7 @@ import binascii
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gent_core.errors import GentError, Location
+from gent_core.errors import GentError
 from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, Role, TextPart
 
 __all__ = [
@@ -81,11 +81,7 @@ class OpenAIMessageError(GentError):
         self.index = index
         self.field = field
         where = f"message {index}" + (f", field '{field}'" if field else "")
-        super().__init__(
-            f"{where}: {problem}",
-            location=Location(key=f"[{index}].{field}" if field else f"[{index}]"),
-            hint=accepted or None,
-        )
+        super().__init__(f"{where}: {problem}", hint=accepted or None)
 
 
 def _kind(value: Any) -> str:

@@ -260,7 +260,7 @@ def test_errors_say_what_is_accepted() -> None:
     with pytest.raises(OpenAIMessageError) as caught:
         message_from_openai({"role": "assistant", "tool_calls": [{"id": "c"}]}, 4)
     assert "Accepted:" in str(caught.value)
-    assert caught.value.location.key == "[4].tool_calls[0].function"
+    assert (caught.value.index, caught.value.field) == (4, "tool_calls[0].function")
 
 
 def test_a_single_object_is_not_a_conversation() -> None:

@@ -1,0 +1,209 @@
+"""Find, run and check the Python code blocks of Markdown pages (the doc-block test's engine).
+
+The conventions (documented for writers in ``docs/contributing-docs.md``):
+
+* A fenced block whose language is ``python`` or ``py`` is **run**. The blocks of one page run
+  in order, in one namespace, in a fresh process whose working directory is an empty temporary
+  directory, so a later block can use what an earlier one defined. Top-level ``await`` works.
+* A block marked ```` ```python {test="skip"} ```` is **not run** (it needs a model, a server,
+  the network, or it is a fragment). The mark renders as plain Python on GitHub and in MkDocs.
+* A fenced ```` ```output ```` block is **what the Python block before it prints**: the first
+  fenced block after a run block, with only prose between them. The printed text must equal
+  it (trailing spaces and blank lines at the end aside). An ``output`` block that does not
+  follow a run block is an error, so a check can never be silently lost.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "PYTHON_LANGUAGES",
+    "Block",
+    "BlockResult",
+    "Page",
+    "check_page",
+    "parse_page",
+    "run_page",
+]
+
+PYTHON_LANGUAGES = frozenset({"python", "py", "python3"})
+OUTPUT_LANGUAGE = "output"
+RUNNER = Path(__file__).with_name("block_runner.py")
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
+_ATTRIBUTES = re.compile(r"\{(?P<body>[^{}]*)\}\s*$")
+_ATTRIBUTE = re.compile(r"""(?P<key>[\w-]+)=(?P<quote>["']?)(?P<value>[^"'\s]*)(?P=quote)""")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced code block: its language, ``{key="value"}`` attributes, code and position."""
+
+    language: str
+    attributes: dict[str, str]
+    code: str
+    line: int  # 1-based line of the first line of code (the line after the opening fence)
+
+    @property
+    def is_python(self) -> bool:
+        """Whether the block holds Python code."""
+        return self.language in PYTHON_LANGUAGES
+
+    @property
+    def runs(self) -> bool:
+        """Whether the doc-block test runs the block."""
+        return self.is_python and self.attributes.get("test") != "skip"
+
+
+@dataclass(frozen=True)
+class Page:
+    """A Markdown page's fenced blocks and the problems found while reading it."""
+
+    path: Path
+    blocks: tuple[Block, ...]
+    problems: tuple[str, ...]
+
+    def expected_outputs(self) -> dict[int, Block]:
+        """The ``output`` block of each run block that has one, by the run block's index."""
+        expected: dict[int, Block] = {}
+        for index, block in enumerate(self.blocks):
+            if block.language != OUTPUT_LANGUAGE:
+                continue
+            previous = self.blocks[index - 1] if index else None
+            if previous is not None and previous.runs:
+                expected[index - 1] = block
+        return expected
+
+
+def _dedent(line: str, indent: int) -> str:
+    """Remove the fence's indentation (a block inside a list item) from a line of code."""
+    return line[indent:] if not line[:indent].strip() else line.lstrip()
+
+
+def parse_page(path: Path, text: str | None = None) -> Page:
+    """Read the fenced code blocks of a Markdown page (nested fences and lists included)."""
+    lines = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
+    blocks: list[Block] = []
+    problems: list[str] = []
+    index = 0
+    while index < len(lines):
+        opening = _FENCE_OPEN.match(lines[index])
+        if opening is None:
+            index += 1
+            continue
+        fence, indent = opening.group("fence"), len(opening.group("indent"))
+        info = opening.group("info").strip()
+        attributes: dict[str, str] = {}
+        found = _ATTRIBUTES.search(info)
+        if found:
+            attributes = {
+                m.group("key"): m.group("value") for m in _ATTRIBUTE.finditer(found.group("body"))
+            }
+            info = info[: found.start()].strip()
+        language = info.split()[0].lower() if info else ""
+        start = index + 1
+        end = start
+        while end < len(lines):
+            stripped = lines[end].strip()
+            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
+                break
+            end += 1
+        else:
+            problems.append(f"{path}:{index + 1}: code block never closed")
+        code = "\n".join(_dedent(line, indent) for line in lines[start:end])
+        if language in PYTHON_LANGUAGES and attributes.get("test", "skip") != "skip":
+            problems.append(
+                f"{path}:{index + 1}: unknown test mode {attributes['test']!r}; "
+                'the only mark is {test="skip"}'
+            )
+        blocks.append(Block(language, attributes, code + "\n" if code else "", start + 1))
+        index = end + 1
+    page = Page(path, tuple(blocks), tuple(problems))
+    orphans = [
+        f"{path}:{block.line - 1}: an output block must directly follow a Python block that "
+        "runs (the first code block after it); use ```text for output that is not checked"
+        for i, block in enumerate(blocks)
+        if block.language == OUTPUT_LANGUAGE and i not in {k + 1 for k in page.expected_outputs()}
+    ]
+    return Page(path, page.blocks, (*problems, *orphans))
+
+
+@dataclass(frozen=True)
+class BlockResult:
+    """What one block printed, and the traceback if it raised."""
+
+    stdout: str
+    error: str | None
+
+
+def run_page(page: Page, cwd: Path, timeout: float = 300) -> tuple[list[BlockResult], str]:
+    """Run the page's runnable blocks in order, in one namespace, in a fresh Python process.
+
+    Returns the result of each block that ran (running stops at the first error) and the
+    process's stderr. The process runs in ``cwd``.
+    """
+    blocks = [{"code": b.code, "line": b.line} for b in page.blocks if b.runs]
+    with tempfile.TemporaryDirectory() as results_dir:
+        results_file = Path(results_dir) / "results.json"
+        process = subprocess.run(
+            [sys.executable, str(RUNNER), str(page.path), str(results_file)],
+            input=json.dumps(blocks),
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            timeout=timeout,
+        )
+        if not results_file.exists():
+            return [], f"the block runner crashed (exit {process.returncode}):\n{process.stderr}"
+        raw = json.loads(results_file.read_text(encoding="utf-8"))
+    return [BlockResult(r["stdout"], r["error"]) for r in raw], process.stderr
+
+
+def _normalise(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+
+
+def check_page(page: Page, cwd: Path) -> list[str]:
+    """Run a page and return every problem: reading problems, failing blocks, wrong output."""
+    problems = list(page.problems)
+    if problems:
+        return problems
+    runnable = [index for index, block in enumerate(page.blocks) if block.runs]
+    if not runnable:
+        return []
+    results, stderr = run_page(page, cwd)
+    if not results:
+        return [f"{page.path}: {stderr}"]
+    expected = page.expected_outputs()
+    for index, result in zip(runnable, results, strict=False):
+        block = page.blocks[index]
+        if result.error is not None:
+            problems.append(
+                f"{page.path}:{block.line}: the block raised (line numbers are the page's):\n"
+                f"{result.error}"
+            )
+            break
+        shown = expected.get(index)
+        if shown is not None and _normalise(result.stdout) != _normalise(shown.code):
+            diff = "\n".join(
+                difflib.unified_diff(
+                    _normalise(shown.code).splitlines(),
+                    _normalise(result.stdout).splitlines(),
+                    "shown on the page",
+                    "printed",
+                    lineterm="",
+                )
+            )
+            problems.append(
+                f"{page.path}:{shown.line - 1}: the output block differs from what the block "
+                f"at line {block.line} prints:\n{diff}"
+            )
+    return problems

@@ -1,4 +1,4 @@
-"""The ``search_text`` tool: lines matching a plain text or a regular expression.
+r"""The ``search_text`` tool: lines matching a plain text or a regular expression.
 
 Results read ``path:line: text``, in walk order (sorted paths, each file's lines in order);
 one result per matching line; a long line is cut to ``max_line_chars`` around its first match.
@@ -14,7 +14,8 @@ given the time left before the deadline, so a pattern that backtracks catastroph
 ``(a|aa)+$``) is stopped at the time bound, and while it runs the other tools and the agent
 loop keep going. Files are searched a chunk of whole lines at a time (fast: the engine scans
 the chunk, and only lines with a match are looked at one by one); each reported line is
-checked on its own, so a match must lie within one line.
+checked on its own, so a match must lie within one line (``^`` and ``$`` anchor a line;
+``\A`` and ``\Z`` do not).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core.callparse import calls_from_values, find_json_values, normalize_call
 from gent_core.errors import GentError
+from gent_core.serialize import ValueBoundsError, check_value
 from gent_natural.scanner import Element
 from gent_natural.tags import MISSING_RESULT, strip_joiners
 
@@ -143,11 +144,15 @@ def _named_call(name: str, body: str, tools: Mapping[str, Tool] | None) -> CallR
         return CallReading(name, "{}", check_arguments(name, {}, tools))
     strict = _strict_object(body)
     if strict is not None and not _is_wrapped(strict, name):
+        bounds = _out_of_bounds(strict)
+        if bounds is not None:
+            return CallReading(name, body, bounds)
         return CallReading(name, compact_json(body.strip()), check_arguments(name, strict, tools))
     try:
         values = find_json_values(body)
-    except GentError as error:
-        return CallReading(name, body, f"the arguments are not valid JSON: {error.message}")
+    except (GentError, ValueError) as error:
+        reason = error.message if isinstance(error, GentError) else str(error)
+        return CallReading(name, body, f"the arguments are not valid JSON: {reason}")
     if len(values) != 1 or not isinstance(values[0][0], dict):
         found = "no JSON object" if not values else "not one JSON object"
         return CallReading(name, body, f"the arguments must be one JSON object ({found} found)")
@@ -157,7 +162,19 @@ def _named_call(name: str, body: str, tools: Mapping[str, Tool] | None) -> CallR
             _, arguments = normalize_call(arguments, 1)
         except GentError as error:
             return CallReading(name, body, error.message)
+    bounds = _out_of_bounds(arguments)
+    if bounds is not None:
+        return CallReading(name, body, bounds)
     return CallReading(name, _dumps(arguments), check_arguments(name, arguments, tools))
+
+
+def _out_of_bounds(arguments: Mapping[str, Any]) -> str | None:
+    """What is beyond gent's value bounds in ``arguments`` (nesting, huge integers...)."""
+    try:
+        check_value(arguments, name="arguments")
+    except ValueBoundsError as error:
+        return error.problem
+    return None
 
 
 def _is_wrapped(arguments: Mapping[str, Any], name: str) -> bool:
@@ -172,6 +189,8 @@ def _hermes_calls(body: str, tools: Mapping[str, Tool] | None) -> list[CallReadi
         calls = calls_from_values([value for value, _ in values])
     except GentError as error:
         raise NotACall(error.message) from None
+    except ValueError as error:  # a number beyond what Python reads
+        raise NotACall(str(error)) from None
     if not calls:
         raise NotACall("the <tool_call> names no tool (no name attribute and no JSON call)")
     return [

@@ -59,7 +59,8 @@ def transform_group(
     except Exception as error:  # noqa: BLE001 - a turn that cannot be written passes through
         problem = f"{type(error).__name__}: {error}"
     end = group.start + len(group.messages) - 1
-    problem = f"messages {group.start}-{end} passed through unchanged: {problem}"
+    where = f"message {end}" if end == group.start else f"messages {group.start}-{end}"
+    problem = f"{where} passed through unchanged: {problem}"
     logger.warning("natural: %s", problem)
     return list(group.messages), problem
 

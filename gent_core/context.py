@@ -33,6 +33,11 @@ class Limits:
         max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.
+        max_calls_per_action: Tool calls one action section may hold. An action with more
+            runs none of them: the model is told the limit and asked to split the work.
+        max_clipboard_chars: Characters of clipboard (texts and file contents) shown to the
+            model each step; the newest entries come first, and older entries that no longer
+            fit are removed from the clipboard, with a note.
     """
 
     max_steps: int = 10
@@ -41,6 +46,8 @@ class Limits:
     max_tool_output_chars: int = 16_000
     max_consecutive_format_errors: int = 3
     max_consecutive_tool_errors: int = 3
+    max_calls_per_action: int = 32
+    max_clipboard_chars: int = 32_000
 
 
 class Cancellation:

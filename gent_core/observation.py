@@ -5,6 +5,7 @@ the clipboard-file check.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import re
 from pathlib import Path
 
@@ -12,8 +13,10 @@ from gent_core.errors import GentError, Location, ToolExecutionError
 from gent_core.tools.result import ToolResult
 
 __all__ = [
+    "PathRefused",
     "check_clipboard_files",
     "error_text",
+    "inside_directory",
     "resolve_inside",
     "section_name_for",
     "truncate_output",
@@ -55,21 +58,61 @@ def section_name_for(tool_name: str) -> str:
     return cleaned
 
 
+class PathRefused(ValueError):
+    """A path that cannot be used inside the working directory; the message says why."""
+
+
+def inside_directory(path: Path, root: Path) -> Path:
+    """Return ``path`` relative to ``root`` when it really lies inside ``root``.
+
+    A path with a ``..`` part is refused outright; an absolute path must lie inside ``root``;
+    symbolic links are resolved before the check, so a link pointing out of ``root`` is
+    refused too. Never raises anything but :class:`PathRefused`.
+
+    Raises:
+        PathRefused: Saying why: a NUL byte, ``..``, outside the directory, a symbolic link
+            loop, or a path the system cannot resolve (too long...).
+    """
+    text = str(path)
+    if "\x00" in text:
+        raise PathRefused("the path contains a NUL byte")
+    if ".." in path.parts:
+        raise PathRefused("the path contains '..'; it is outside the working directory")
+    try:
+        real_root = root.resolve()
+        candidate = path if path.is_absolute() else real_root / path
+        resolved = candidate.resolve()
+        if _is_link_loop(resolved):
+            raise PathRefused("the path is a symbolic link loop")
+    except RuntimeError:  # Python < 3.13 reports a loop this way
+        raise PathRefused("the path is a symbolic link loop") from None
+    except (OSError, ValueError) as error:
+        if getattr(error, "errno", None) == errno.ELOOP:
+            raise PathRefused("the path is a symbolic link loop") from None
+        reason = getattr(error, "strerror", None) or str(error)
+        raise PathRefused(f"the path cannot be resolved ({reason})") from None
+    if not resolved.is_relative_to(real_root):
+        raise PathRefused("it is outside the working directory")
+    return resolved.relative_to(real_root)
+
+
+def _is_link_loop(resolved: Path) -> bool:
+    """Whether a (non-strictly) resolved path is still a symbolic link: a loop."""
+    try:
+        return resolved.is_symlink() and not resolved.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve_inside(path: Path, root: Path) -> Path | None:
     """Return ``path`` relative to ``root`` when it really lies inside ``root``, else ``None``.
 
-    A path with a ``..`` part is refused outright; an absolute path must lie inside ``root``;
-    symbolic links are resolved (:meth:`Path.resolve`) before the check, so a link pointing
-    out of ``root`` is refused too.
+    See :func:`inside_directory`, which also says why a path is refused.
     """
-    if ".." in path.parts:
+    try:
+        return inside_directory(path, root)
+    except PathRefused:
         return None
-    real_root = root.resolve()
-    candidate = path if path.is_absolute() else real_root / path
-    resolved = candidate.resolve()
-    if not resolved.is_relative_to(real_root):
-        return None
-    return resolved.relative_to(real_root)
 
 
 def check_clipboard_files(result: ToolResult, working_directory: Path, tool: str) -> ToolResult:
@@ -77,21 +120,22 @@ def check_clipboard_files(result: ToolResult, working_directory: Path, tool: str
 
     Returns:
         ``result`` with its files made relative to the working directory, or an error result
-        (no file is read) naming the first file that lies outside it.
+        (no file is read) naming the first file that cannot be used and why.
     """
     accepted: list[Path] = []
     for path in result.clipboard_files:
-        inside = resolve_inside(Path(path), working_directory)
-        if inside is None:
+        shown = str(path).replace("\x00", "\\x00")
+        try:
+            accepted.append(inside_directory(Path(path), working_directory))
+        except PathRefused as refused:
             error = ToolExecutionError(
-                f"tool {tool!r} returned clipboard file {str(path)!r}, which is outside the "
-                f"working directory {str(working_directory)!r}",
-                location=Location(tool=tool, file=str(path)),
+                f"tool {tool!r} returned clipboard file {shown!r}, which cannot be used: "
+                f"{refused} (working directory {str(working_directory)!r})",
+                location=Location(tool=tool, file=shown),
                 model_message=(
-                    f"Tool {tool!r} returned the file {str(path)!r} for the clipboard, but it "
-                    "is outside the working directory; only files inside it can be added."
+                    f"Tool {tool!r} returned the file {shown!r} for the clipboard, but "
+                    f"{refused}; only files inside the working directory can be added."
                 ),
             )
             return ToolResult(output=None, status="error", error=error)
-        accepted.append(inside)
     return dataclasses.replace(result, clipboard_files=accepted)

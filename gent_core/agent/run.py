@@ -48,6 +48,7 @@ from gent_core.errors import (
 )
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
+from gent_core.observation import truncate_output
 from gent_core.sections import FormattedSection, ParseResult
 from gent_core.serialize import ValueBoundsError, check_value, to_json_data
 from gent_core.toolchain import ToolChainResult
@@ -237,7 +238,7 @@ class AgentRun:
             )
             followup = [TextPart(text)]
         if record.outcome != "answer":
-            self._send_followup(record, followup)
+            await self._send_followup(record, followup)
         record.clipboard = clipboard_records(self.context.clipboard)
         return record
 
@@ -333,8 +334,11 @@ class AgentRun:
     async def _act(self, record: StepRecord, parsed: ParseResult) -> list[ContentPart]:
         agent = self.agent
         action_name = agent.toolchain.name if agent.toolchain is not None else None
-        actions = [text for text in parsed.get(action_name) if text.strip()] if action_name else []
-        answers = parsed.get(agent.termination.name)
+        # Components parse the text as written (a YAML block keeps its final line end).
+        actions = (
+            [text for text in parsed.untrimmed(action_name) if text.strip()] if action_name else []
+        )
+        answers = parsed.untrimmed(agent.termination.name)
         if actions:
             if answers:
                 record.notes.append(
@@ -405,10 +409,12 @@ class AgentRun:
         record.outcome = "action"
         self._record_calls(record, result)
         self._fire("gent_transform_observation", result=result)
-        for text in result.clipboard_text:
-            self.context.clipboard.add_text(text)
-        for path in result.clipboard_files:
-            self.context.clipboard.add_file(path)
+        limit = self.context.limits.max_clipboard_chars
+        for call, outcome in zip(result.calls, result.results, strict=False):
+            for text in outcome.clipboard_text:
+                self.context.clipboard.add_text(truncate_output(text, limit), source=call.tool)
+            for path in outcome.clipboard_files:
+                self.context.clipboard.add_file(path, source=call.tool)
         text = result.text
         if record.notes:
             text = "\n\n".join([text, *record.notes]) if text else "\n\n".join(record.notes)
@@ -435,10 +441,13 @@ class AgentRun:
 
     # ------------------------------------------------------------------ followup
 
-    def _send_followup(self, record: StepRecord, parts: list[ContentPart]) -> None:
+    async def _send_followup(self, record: StepRecord, parts: list[ContentPart]) -> None:
         """Append the observation/feedback (and the clipboard) as the next user message."""
-        clipboard = render_clipboard(
-            self.context.clipboard, self.context.working_directory, self.agent.format
+        clipboard = await render_clipboard(
+            self.context.clipboard,
+            self.context.working_directory,
+            self.agent.format,
+            self.context.limits.max_clipboard_chars,
         )
         if clipboard:
             parts = [*parts, TextPart(("\n\n" if parts else "") + clipboard)]

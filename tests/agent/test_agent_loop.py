@@ -266,8 +266,8 @@ def test_clipboard_is_shown_each_step_with_files_read_fresh(
     third = model.requests[2].messages[-1].text
     assert "path: notes.txt\nversion two" in third
     assert result.steps[-1].clipboard == [
-        {"text": "remember 42", "source": ""},
-        {"path": "notes.txt", "source": ""},
+        {"text": "remember 42", "source": "note"},
+        {"path": "notes.txt", "source": "note"},
     ]
 
 

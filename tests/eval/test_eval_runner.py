@@ -205,3 +205,41 @@ def test_model_error_during_a_run_is_an_error_not_a_failure() -> None:
     result, _ = run(Broken(SCRIPTS))
     assert {r.status for r in result.records} == {"error"}  # type: ignore[attr-defined]
     assert "the server went away" in result.records[0].error  # type: ignore[attr-defined]
+
+
+def test_shipped_files_suite_with_the_real_file_tools(tmp_path: Path) -> None:
+    pytest.importorskip("gent_tools_files")
+    from gent_core.eval.loading import load_suite
+
+    suite_path = Path(__file__).resolve().parents[2] / "evals" / "files-tools.yaml"
+    suite = load_suite(suite_path).select(["write-hello", "edit-port"])
+    write = {"path": "hello.txt", "content": "Hello, world!\n"}
+    wrong_edit = {
+        "path": "config.ini",
+        "old_text": "host = localhost",
+        "new_text": "host = 0.0.0.0",
+    }
+    script = Script(
+        {
+            suite.tasks[0].text: [call("write_file", **write), answer("Done.")],
+            suite.tasks[1].text: [call("edit_file", **wrong_edit), answer("Done.")],
+        }
+    )
+    box = sandbox(script)
+    runner = EvalRunner(
+        suite,
+        configurations("model: bytask\nformat: xml\ntoolchain: json\n"),
+        registry=box.registry(),
+        plugin_manager=box.manager,
+        transcripts=tmp_path,
+    )
+    result = asyncio.run(runner.run())
+    status = {r.task: r for r in result.records}
+    assert status["write-hello"].status == "passed"
+    edit = status["edit-port"]
+    assert edit.status == "failed"
+    assert "config.ini" in edit.failure() and "lacks 'port = 9000'" in edit.failure()
+    workdir = tmp_path / "workdirs" / "agent"
+    assert (workdir / "write-hello-r1" / "hello.txt").read_text() == "Hello, world!\n"
+    assert "host = 0.0.0.0" in (workdir / "edit-port-r1" / "config.ini").read_text()
+    assert (workdir / "edit-port-r1" / "poem.txt").exists()  # the suite's files too

@@ -181,3 +181,9 @@ def test_shipped_suite_is_valid_and_large_enough() -> None:
         if isinstance(check, ToolCalledCheck)
     }
     assert tools == {"calculator", "current_time"}
+
+
+def test_shipped_files_suite_is_valid() -> None:
+    suite = load_suite(ROOT / "evals" / "files-tools.yaml")
+    assert len(suite.tasks) >= 10
+    assert all(task.files and task.config_overrides()["allow_writes"] for task in suite.tasks)

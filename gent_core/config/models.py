@@ -7,6 +7,7 @@ options (``{name: json, schema: "pkg.models:Answer"}``); see :class:`ComponentSp
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -290,6 +291,41 @@ class LimitsConfig(BaseModel):
     max_tool_output_chars: _Count = 16_000
 
 
+def _expand_home(path: Path) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` expanded; ``ValueError`` saying what is wrong
+    (pydantic reports it with the file, line and key).
+    """
+    if "\x00" in str(path):
+        raise ValueError("the path contains a NUL byte")
+    try:
+        return path.expanduser()
+    except RuntimeError:  # no such user, or no home directory known
+        first = path.parts[0] if path.parts else str(path)
+        if first == "~":
+            raise ValueError(
+                "'~' cannot be expanded: the home directory is unknown (HOME is not set)"
+            ) from None
+        raise ValueError(
+            f"{first!r} names no user on this machine; write an absolute path, or ~/... for "
+            "your own home directory"
+        ) from None
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` made absolute with symbolic links resolved; ``ValueError`` for a link loop or a
+    path the system cannot resolve.
+    """
+    try:
+        resolved = path.resolve()
+    except RuntimeError:  # Python < 3.13 reports a loop this way
+        raise ValueError("the path is a symbolic link loop") from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ValueError("the path is a symbolic link loop") from None
+        raise ValueError(f"the path cannot be resolved ({error.strerror or error})") from None
+    return resolved
+
+
 class AgentConfig(_Redacting):
     """An agent, as configured in a YAML file.
 
@@ -335,10 +371,10 @@ class AgentConfig(_Redacting):
     @classmethod
     def _resolve_directory(cls, value: Path, info: ValidationInfo) -> Path:
         base = info.context.get("base_dir") if isinstance(info.context, Mapping) else None
-        value = value.expanduser()
+        value = _expand_home(value)
         if base is not None and not value.is_absolute():
             value = Path(base) / value
-        return value.resolve() if base is not None else value
+        return _resolved(value) if base is not None else value
 
     def limits_object(self) -> Limits:
         """Return the run's :class:`~gent_core.context.Limits`."""

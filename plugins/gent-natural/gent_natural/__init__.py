@@ -21,12 +21,12 @@ from gent_core.lazy import load_export
 
 _EXPORTS = {
     "NaturalOptions": "gent_natural.options",
-    "to_text": "gent_natural.to_text",
-    "convert_to_text": "gent_natural.to_text",
-    "TextConversion": "gent_natural.to_text",
-    "to_native": "gent_natural.to_native",
-    "convert_to_native": "gent_natural.to_native",
-    "NativeConversion": "gent_natural.to_native",
+    "to_text": "gent_natural.native_to_text",
+    "convert_to_text": "gent_natural.native_to_text",
+    "TextConversion": "gent_natural.native_to_text",
+    "to_native": "gent_natural.text_to_native",
+    "convert_to_native": "gent_natural.text_to_native",
+    "NativeConversion": "gent_natural.text_to_native",
     "TextReader": "gent_natural.reader",
     "read_text": "gent_natural.reader",
     "stream_text_events": "gent_natural.streaming",
@@ -40,6 +40,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from gent_natural.events import MessageReady, ProseDelta, ToolCallRead, ToolResponseRead
+    from gent_natural.native_to_text import TextConversion, convert_to_text, to_text
     from gent_natural.options import NaturalOptions
     from gent_natural.reader import TextReader, read_text
     from gent_natural.streaming import (
@@ -47,8 +48,7 @@ if TYPE_CHECKING:
         stream_text_events,
         stream_text_to_native,
     )
-    from gent_natural.to_native import NativeConversion, convert_to_native, to_native
-    from gent_natural.to_text import TextConversion, convert_to_text, to_text
+    from gent_natural.text_to_native import NativeConversion, convert_to_native, to_native
 
 __all__ = [
     "MessageReady",

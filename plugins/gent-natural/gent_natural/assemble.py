@@ -92,6 +92,8 @@ class MessageAssembler:
         """Take one scan event; return what it made certain."""
         if isinstance(event, ProseText):
             self._gap.append(event.text)
+            if not self._calls:
+                return [ProseDelta(event.text)]
             return [ProseDelta(event.text), *self._settle(event.text)]
         if isinstance(event, BrokenElement):
             return self._as_text(event.raw, f"{event.problem}; kept as text")

@@ -197,8 +197,8 @@ def _component(kind: ComponentKind, name: str, **options: Any) -> Any:
 def _convert(args: argparse.Namespace, messages: list[Message]) -> tuple[list[Message], Any]:
     text_format = _component("format", args.format) if args.format else None
     if args.to == "text":
+        from gent_natural.native_to_text import convert_to_text
         from gent_natural.options import NaturalOptions
-        from gent_natural.to_text import convert_to_text
 
         try:
             options = NaturalOptions(
@@ -213,7 +213,7 @@ def _convert(args: argparse.Namespace, messages: list[Message]) -> tuple[list[Me
             raise InputError(str(error)) from None
         written = convert_to_text(messages, options, text_format=text_format)
         return written.messages, written
-    from gent_natural.to_native import convert_to_native
+    from gent_natural.text_to_native import convert_to_native
 
     if args.toolchain and text_format is None:
         raise InputError("--toolchain needs --format (the format its action sections are in)")

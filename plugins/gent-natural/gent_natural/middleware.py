@@ -4,7 +4,7 @@ Switched on in an agent config with ``natural: true`` (or ``natural: {<options>}
 ``middleware: [natural]``). Before each model call (the ``gent_transform_messages`` hook)
 every tool turn of the conversation, such as a history given with
 ``Agent.run(task, history=...)`` that came from a provider's native function calling, is
-written as text (see :func:`~gent_natural.to_text.to_text`); the agent's own text messages
+written as text (see :func:`~gent_natural.native_to_text.to_text`); the agent's own text messages
 pass through untouched.
 """
 
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import GentError
 from gent_core.plugins.hookspecs import hookimpl
+from gent_natural.native_to_text import convert_to_text
 from gent_natural.options import NaturalOptions
-from gent_natural.to_text import convert_to_text
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext

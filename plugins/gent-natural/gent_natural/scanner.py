@@ -81,6 +81,8 @@ class BrokenElement:
 ScanEvent = ProseText | Element | BrokenElement
 
 _TAGS: tuple[str, ...] = (CALL_TAG, RESPONSE_TAG)
+_PREFIXES = frozenset(tag[:length] for tag in _TAGS for length in range(1, len(tag) + 1))
+_LOOKAHEAD = max(len(tag) for tag in _TAGS) + 1
 _SPACE = frozenset(" \t\r\n")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:.")
 
@@ -114,6 +116,8 @@ class TagScanner:
 
     def feed(self, chunk: str) -> list[ScanEvent]:
         """Scan ``chunk`` and return the events it made certain, in order."""
+        if self._mode == _TEXT and "<" not in chunk and chunk:  # fast path: plain prose
+            return [ProseText(chunk)]
         position = 0
         end = len(chunk)
         while position < end:
@@ -181,13 +185,23 @@ class TagScanner:
 
     def _opening_tag(self, chunk: str, position: int) -> int:
         end = len(chunk)
+        if not self._name and position + _LOOKAHEAD <= end:  # fast path: the whole name is here
+            ahead = chunk[position : position + _LOOKAHEAD].lower()
+            for tag in _TAGS:
+                if ahead.startswith(tag) and (ahead[len(tag)] in _SPACE or ahead[len(tag)] == ">"):
+                    self._name = tag
+                    self._name_done = True
+                    self._tag.append(chunk[position : position + len(tag)])
+                    self._tag_length += len(tag)
+                    position += len(tag)
+                    break
         while not self._name_done:
             if position >= end:
                 return position
             char = chunk[position]
             if char in _NAME_CHARS:
                 name = self._name + char.lower()
-                if not any(tag.startswith(name) for tag in _TAGS):
+                if name not in _PREFIXES:
                     self._not_a_tag()
                     return position
                 self._name = name
@@ -246,6 +260,14 @@ class TagScanner:
             piece = chunk[position:found]
             self._raw.append(piece)
             self._content.append(piece)
+        target = self._closing_target
+        after = found + len(target)
+        if (  # fast path: the whole closing tag is here
+            after < len(chunk) and chunk[after] == ">" and chunk[found:after].lower() == target
+        ):
+            self._tag = [chunk[found : after + 1]]
+            self._close_element()
+            return after + 1
         self._start_tag("<")
         self._name_done = False
         self._could_close = self._could_cdata = True

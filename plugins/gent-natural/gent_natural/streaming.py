@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from gent_core.messages import Message
 from gent_natural.events import MessageReady, NaturalEvent
 from gent_natural.grouping import group_messages
+from gent_natural.native_to_text import transform_group
 from gent_natural.options import NaturalOptions
 from gent_natural.reader import TextReader
-from gent_natural.to_text import transform_group
 from gent_natural.writer import writer_for
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ async def stream_native_to_text(
     text_format: TextFormat | None = None,
 ) -> AsyncIterator[Message]:
     """Write each tool turn of a message stream as one text message, yielding messages as
-    soon as they are certain (the same messages as :func:`~gent_natural.to_text.to_text`).
+    soon as they are certain (the same messages as :func:`~gent_natural.native_to_text.to_text`).
     """
     options = options or NaturalOptions()
     writer = writer_for(text_format)

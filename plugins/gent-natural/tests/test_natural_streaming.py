@@ -9,11 +9,11 @@ import time
 from typing import Any
 
 from gent_natural.events import MessageReady, NaturalEvent, ProseDelta, ToolCallRead
+from gent_natural.native_to_text import to_text
 from gent_natural.reader import TextReader, read_text
 from gent_natural.scanner import ProseText, TagScanner
 from gent_natural.streaming import stream_text_events, stream_text_to_native
 from gent_natural.tags import MAX_TAG_LENGTH
-from gent_natural.to_text import to_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from natural_helpers import TOOLS, chunks_of, conversation

@@ -8,10 +8,10 @@ import logging
 from typing import Any
 
 import pytest
+from gent_natural.native_to_text import to_text
 from gent_natural.options import NaturalOptions
 from gent_natural.reader import read_text
-from gent_natural.to_native import convert_to_native, to_native
-from gent_natural.to_text import to_text
+from gent_natural.text_to_native import convert_to_native, to_native
 from natural_helpers import OPENAI_CONVERSATION, TOOLS, conversation
 
 from gent_core.formats import TextFormat

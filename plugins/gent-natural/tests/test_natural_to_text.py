@@ -8,10 +8,10 @@ import re
 from typing import Any
 
 import pytest
+from gent_natural.native_to_text import convert_to_text, to_text
 from gent_natural.options import NaturalOptions
 from gent_natural.streaming import stream_native_to_text
 from gent_natural.tags import MISSING_RESULT
-from gent_natural.to_text import convert_to_text, to_text
 from natural_helpers import call, conversation
 
 from gent_core.formats import TextFormat

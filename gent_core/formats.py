@@ -141,31 +141,73 @@ class TextFormat(ABC):
         suffix = written[end + len(marker) :].strip()
         return suffix or None
 
+    def restore_after_stop(self, name: str) -> str | None:
+        r"""The text the agent appends when a back end stopped on one of
+        :meth:`stop_sequences` while section ``name`` was open (back ends drop the stop
+        sequence), or ``None`` for nothing.
+
+        The default is :meth:`closing_delimiter`: the stop sequence was the section's closing
+        delimiter. A format whose stop sequence starts with text that belongs to the section
+        returns that text (Markdown's ``"\n# observation"`` starts with the line end of the
+        section's last line, which a YAML block scalar needs).
+        """
+        return self.closing_delimiter(name)
+
     def example(self, sections: Sequence[Section | str]) -> str:
-        """Return a tiny example of the structure (used in error messages for the model)."""
+        """Return a tiny example of the structure: every section with ``...`` as its content.
+
+        Used in error messages for the model; the conformance kit checks that :meth:`parse`
+        reads it back and that the format's grammar accepts it.
+        """
         from gent_core.sections import section_names
 
         return self.format_sections(
             [FormattedSection(name, "...") for name in section_names(sections)]
         )
 
+    # ------------------------------------------------------------------ grammar
+
     def grammar_section(self, builder: GrammarBuilder, name: str, body: str) -> str | None:
-        """Optional: return the GBNF expression of section ``name`` whose content is ``body``.
+        """Return the GBNF expression of section ``name`` whose content matches rule ``body``.
 
         Used by back ends that constrain output with a grammar (``gent_core.grammar``). The
-        default ``None`` lets gent derive the rule from :meth:`format_section` (the text it
-        writes around the content), which suits formats with literal delimiters.
+        default derives the delimiters from :meth:`format_section` (the literal text it writes
+        before and after the content), which suits any format with literal delimiters.
 
         Args:
             builder: Where helper rules may be added.
             name: The section name.
             body: The name of the rule the section's content must match.
+
+        Returns:
+            The expression, or ``None`` when the format cannot say (no grammar can then be
+            built for the agent, and generation runs unconstrained).
+
+        Raises:
+            GrammarUnsupportedError: When the format does not write content verbatim.
+        """
+        from gent_core.grammar.sections import delimited_section
+
+        return delimited_section(self, name, body)
+
+    def grammar_text(self, builder: GrammarBuilder) -> str | None:
+        """Return the GBNF expression of free text inside a section: text that can neither open
+        nor close a section, with at least one visible character (thinking, a plain answer).
+
+        The default ``None`` leaves free text to a conservative rule derived from the
+        delimiters :meth:`format_section` writes (no two-character start of any delimiter,
+        case-insensitively); ``gent describe`` reports it.
         """
         return None
 
-    def grammar_text(self, builder: GrammarBuilder) -> str | None:
-        """Optional: return the GBNF expression of free text inside a section (text that can
-        neither open nor close a section). The default ``None`` uses gent's built-in rule for
-        the ``xml`` and ``markdown`` formats, and a conservative one for others.
+    def grammar_avoid(self, names: Sequence[str]) -> tuple[str, ...]:
+        """Texts that quoted values inside sections ``names`` (tool arguments, JSON answers)
+        must never contain, because this format would read them as a delimiter.
+
+        Grammars keep strings free of them, compared case-insensitively (see
+        :attr:`GrammarBuilder.avoid <gent_core.grammar.GrammarBuilder>`). The default is each
+        section's :meth:`closing_delimiter` (``"</action>"``); formats whose sections end
+        implicitly (Markdown headers) avoid nothing, as quoted values hold no line breaks.
         """
-        return None
+        closing = (self.closing_delimiter(name) for name in names)
+        return tuple(dict.fromkeys(text for text in closing if text))

@@ -1,20 +1,30 @@
 """Example values from a JSON Schema: for prompt guidance and few-shot examples.
 
-Values come from the schema's ``examples``, ``const``, ``default`` or ``enum`` when given,
-else a small value of the right type that validates against the schema (objects with their
-required properties, one-item arrays, formatted strings for ``date``, ``uri``...). Strings
-are either readable text (``"example query"``, safe inside any section) or placeholders
-(``"<query>"``, clearer in a prompt's syntax description).
+Every value is concrete and valid for the schema, never a placeholder such as ``"<query>"``
+(a small model copies what it sees). Values come, in order of preference, from the schema's
+``examples``, ``const``, ``default`` (when not null) or first ``enum`` value; then, for a
+string, from its ``format`` (``date``, ``uri``...) or from an example its description gives
+(``"an IANA time zone such as Europe/Paris"`` gives ``"Europe/Paris"``); else a small value
+of the right type (``"example query"`` for a string named ``query``, ``3``, ``2.5``...).
+Objects hold their required properties, arrays one item (or ``minItems``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from gent_core.schema_refs import follow_refs
 
-__all__ = ["example_arguments", "example_object", "example_value"]
+__all__ = [
+    "NamedSchema",
+    "described_example",
+    "example_arguments",
+    "example_calls",
+    "example_object",
+    "example_value",
+]
 
 _STRING_FORMATS = {
     "date": "2024-05-01",
@@ -25,59 +35,96 @@ _STRING_FORMATS = {
     "email": "ada@example.com",
     "uri": "https://example.com",
 }
+# "such as Europe/Paris;", "e.g. 'red'", "for example: `6 * 7`": a quoted example, or one
+# word that ends the phrase (so "such as 17 * 23" gives nothing rather than "17").
+_DESCRIBED = re.compile(
+    r"\b(?:such as|e\.g\.,?|for example:?|for instance:?)\s+"
+    r"(?:[\"'`](?P<quoted>[^\"'`\n]{1,60})[\"'`]"
+    r"|(?P<word>[^\s,;()\"'`]{1,60}?)[.:!?]?(?=$|[,;)]|\s+(?:or|and)\b))",
+    re.IGNORECASE,
+)
+_MAX_DEPTH = 4
+
+
+class NamedSchema(Protocol):
+    """Something with a name and a JSON Schema of its arguments (a tool)."""
+
+    @property
+    def name(self) -> str:
+        """The name."""
+        ...
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments."""
+        ...
 
 
 def _resolve(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any]:
     return follow_refs(schema, root) or {}
 
 
-def example_value(
-    schema: Any,
-    root: Mapping[str, Any],
-    name: str = "value",
-    depth: int = 0,
-    *,
-    placeholders: bool = False,
-) -> Any:
-    """Return a value valid for ``schema``: its examples, const, default or first enum value
-    when given, else a small value of the right type.
+def described_example(schema: Mapping[str, Any]) -> str | None:
+    """The example a string schema's description gives (``"such as Europe/Paris"``), if any.
+
+    Only for plain strings (no ``pattern``, ``format`` or length bounds it could break).
+    """
+    if any(key in schema for key in ("pattern", "format", "maxLength", "minLength")):
+        return None
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return None
+    found = _DESCRIBED.search(description)
+    if found is None:
+        return None
+    value = found.group("quoted") or found.group("word").rstrip(".:!?")
+    return value or None
+
+
+def _declared(schema: Mapping[str, Any]) -> tuple[bool, Any]:
+    """Whether the schema itself gives an example value, and that value."""
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return True, examples[0]
+    for key in ("const", "default"):
+        if key in schema and schema[key] is not None:
+            return True, schema[key]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return True, schema["enum"][0]
+    return False, None
+
+
+def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", depth: int = 0) -> Any:
+    """Return a concrete value valid for ``schema`` (see the module documentation).
 
     Args:
         schema: The (sub)schema.
         root: The whole schema, for ``$ref`` resolution.
         name: The property name, used in example strings.
         depth: Nesting depth (objects deeper than 4 levels are left empty).
-        placeholders: Write strings as ``"<name>"`` instead of ``"example name"``.
     """
     schema = _resolve(schema, root)
-    examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
-        return examples[0]
-    for key in ("const", "default"):
-        if key in schema and schema[key] is not None:
-            return schema[key]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
+    given, value = _declared(schema)
+    if given:
+        return value
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list):
             for branch in branches:
                 if _resolve(branch, root).get("type") != "null":
-                    return example_value(branch, root, name, depth + 1, placeholders=placeholders)
+                    merged = {**_resolve(branch, root)}
+                    if "description" in schema:
+                        merged.setdefault("description", schema["description"])
+                    return example_value(merged, root, name, depth + 1)
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((item for item in kind if item != "null"), "null")
     if kind == "object" or "properties" in schema:
-        return (
-            example_object(schema, root, depth + 1, placeholders=placeholders) if depth < 4 else {}
-        )
+        return example_object(schema, root, depth + 1) if depth < _MAX_DEPTH else {}
     if kind == "array":
         items = schema.get("items", {})
         count = max(1, int(schema.get("minItems", 1)))
-        return [
-            example_value(items, root, name, depth + 1, placeholders=placeholders)
-            for _ in range(min(count, 3))
-        ]
+        return [example_value(items, root, name, depth + 1) for _ in range(min(count, 3))]
     if kind == "integer":
         return max(int(schema.get("minimum", 3)), 3) if "minimum" in schema else 3
     if kind == "number":
@@ -89,32 +136,54 @@ def example_value(
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt in _STRING_FORMATS:
         return _STRING_FORMATS[fmt]
-    return f"<{name}>" if placeholders else f"example {name.replace('_', ' ')}"
+    described = described_example(schema)
+    if described is not None:
+        return described
+    return f"example {name.replace('_', ' ')}"
+
+
+def _has_own_example(schema: Any, root: Mapping[str, Any]) -> bool:
+    resolved = _resolve(schema, root)
+    if _declared(resolved)[0] or described_example(resolved) is not None:
+        return True
+    branches = [
+        _resolve(branch, root)
+        for key in ("anyOf", "oneOf")
+        for branch in resolved.get(key, ())
+        if isinstance(branch, Mapping)
+    ]
+    described = [{**branch, "description": resolved.get("description")} for branch in branches]
+    return any(described_example(branch) is not None for branch in described)
 
 
 def example_object(
-    schema: Mapping[str, Any],
-    root: Mapping[str, Any],
-    depth: int = 0,
-    *,
-    placeholders: bool = False,
+    schema: Mapping[str, Any], root: Mapping[str, Any], depth: int = 0
 ) -> dict[str, Any]:
-    """Return an example object: every required property (or the first one if none is)."""
+    """Return an example object: its required properties; when none is required, the first
+    property whose schema gives an example (nothing when none does).
+    """
     properties = schema.get("properties")
     if not isinstance(properties, Mapping) or not properties:
         return {}
     required = [key for key in schema.get("required", ()) if key in properties]
-    names = required or [next(iter(properties))]
-    return {
-        key: example_value(properties[key], root, key, depth, placeholders=placeholders)
-        for key in names
-    }
+    names = required or [key for key in properties if _has_own_example(properties[key], root)][:1]
+    return {key: example_value(properties[key], root, key, depth) for key in names}
 
 
-def example_arguments(
-    parameters: Mapping[str, Any], *, placeholders: bool = False
-) -> dict[str, Any]:
+def example_arguments(parameters: Mapping[str, Any]) -> dict[str, Any]:
     """Return example arguments for a tool whose argument schema is ``parameters``: its
-    required arguments (or its first one when none is required).
+    required arguments, or its first argument with an example of its own when none is
+    required (see :func:`example_object`).
     """
-    return example_object(parameters, parameters, placeholders=placeholders)
+    return example_object(parameters, parameters)
+
+
+def example_calls(tools: Sequence[NamedSchema], count: int = 2) -> list[tuple[str, dict[str, Any]]]:
+    """Return up to ``count`` example calls ``(tool name, arguments)`` of different tools.
+
+    Tools whose example has arguments come first (a call with arguments shows more of the
+    syntax), otherwise in the order given.
+    """
+    examples = [(tool.name, example_arguments(tool.parameters or {})) for tool in tools]
+    examples.sort(key=lambda example: not example[1])
+    return examples[:count]

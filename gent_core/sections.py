@@ -50,7 +50,11 @@ class Section(Protocol):
         ...
 
     def parse(self, content: str) -> object:
-        """Turn the section's trimmed text into a value (or raise a :class:`GentError`)."""
+        """Turn the section's text into a value (or raise a :class:`GentError`).
+
+        The agent passes the text as written (:attr:`ParsedSection.untrimmed`): whitespace
+        around it belongs to the format, so a section trims it unless line ends matter.
+        """
         ...
 
 
@@ -82,11 +86,17 @@ class ParsedSection:
 
     Attributes:
         name: The registered name (not the spelling used in the output).
-        content: The section's text, trimmed.
+        content: The section's text, trimmed (and unescaped: a format's escaping such as
+            XML CDATA is undone).
         attributes: Attributes written on the opening tag (``<tool_call name="x">``).
         start: Offset of the section's opening delimiter in the output.
         end: Offset just past the section's closing delimiter (or the end of the output).
         complete: ``False`` when the section was never closed (the output was cut off).
+        raw: The section's text unescaped but *not* trimmed: everything between its
+            delimiters, line ends included; ``None`` when the format did not record it.
+            Tool chains and terminations parse this text (see :attr:`untrimmed`), so a
+            syntax where the final line end matters (a YAML block scalar, ``content: |``)
+            keeps it.
     """
 
     name: str
@@ -95,6 +105,14 @@ class ParsedSection:
     start: int = 0
     end: int = 0
     complete: bool = True
+    raw: str | None = None
+
+    @property
+    def untrimmed(self) -> str:
+        """The text a section's ``parse`` gets: :attr:`raw`, or :attr:`content` when the
+        format did not record the raw text.
+        """
+        return self.raw if self.raw is not None else self.content
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,12 @@ class ParseResult:
     def get(self, name: str) -> list[str]:
         """Return the contents of every instance of section ``name``, in order."""
         return [section.content for section in self.sections if section.name == name]
+
+    def untrimmed(self, name: str) -> list[str]:
+        """Return the text as written (:attr:`ParsedSection.untrimmed`) of every instance of
+        section ``name``, in order: what the section's ``parse`` gets.
+        """
+        return [section.untrimmed for section in self.sections if section.name == name]
 
     def first(self, name: str) -> ParsedSection | None:
         """Return the first instance of section ``name``, or ``None``."""

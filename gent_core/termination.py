@@ -14,6 +14,10 @@ __all__ = ["Termination"]
 class Termination(ABC):
     """A section (default name ``answer``) whose parse gives the run's final answer.
 
+    A subclass supplies :meth:`parse`; it may refine :attr:`guidance`,
+    :meth:`example_answer` (the answer shown in examples) and :meth:`grammar_answer`. The
+    conformance kit (:class:`gent_core.testing.TerminationConformance`) checks it.
+
     Args:
         section_name: The section the answer is written in.
         guidance: Prompt text replacing the default guidance.
@@ -39,6 +43,9 @@ class Termination(ABC):
     def parse(self, content: str) -> object | None:
         """Turn the answer section's text into the final answer.
 
+        ``content`` is the section's text as written, untrimmed (surrounding whitespace is
+        the format's; trim it unless it matters).
+
         Returns:
             The answer, or ``None`` when ``content`` holds no answer yet (e.g. empty).
 
@@ -46,10 +53,23 @@ class Termination(ABC):
             TerminationError: With a model-facing message saying what is accepted.
         """
 
-    def grammar_answer(self, builder: GrammarBuilder) -> str | None:
-        """Optional: return the GBNF expression of the answer section's content.
+    def example_answer(self, draft: str) -> str:
+        """Return the text of an example answer section, for guidance and few-shot examples.
 
-        The default ``None`` uses the JSON Schema of the ``json`` termination, and the
-        format's free text for any other termination.
+        Args:
+            draft: What the example answer says in words (``"The calculator tool returned
+                42, so the answer is 42."``). A plain-text termination writes it as is; a
+                structured one writes an example of its own shape instead.
+
+        Returns:
+            Text that :meth:`parse` accepts (and the answer grammar, if any, allows).
+        """
+        return draft
+
+    def grammar_answer(self, builder: GrammarBuilder) -> str | None:
+        """Return the GBNF expression of the answer section's content, adding helper rules to
+        ``builder`` (quoted values must never contain the texts in ``builder.avoid``).
+
+        The default ``None`` makes the answer the format's free text.
         """
         return None

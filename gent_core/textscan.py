@@ -111,8 +111,8 @@ def format_attributes(attributes: Mapping[str, str] | None) -> str:
     return " ".join(parts)
 
 
-def _trim(text: str) -> str:
-    return text.strip()
+def _as_is(text: str) -> str:
+    return text
 
 
 class SectionCollector:
@@ -123,8 +123,9 @@ class SectionCollector:
     section, the outside segments and the finished sections.
 
     Args:
-        unwrap: Turns a section's raw text into its content (trimming, and undoing the
-            format's escaping). Defaults to ``str.strip``.
+        unwrap: Undoes the format's escaping in a section's raw text (CDATA...), without
+            trimming. The section's :attr:`~gent_core.sections.ParsedSection.raw` is the
+            result and its ``content`` the result trimmed. Defaults to no unescaping.
     """
 
     __slots__ = (
@@ -139,7 +140,7 @@ class SectionCollector:
     )
 
     def __init__(self, unwrap: Callable[[str], str] | None = None) -> None:
-        self._unwrap = unwrap or _trim
+        self._unwrap = unwrap or _as_is
         self.sections: list[ParsedSection] = []
         self.current: str | None = None
         self._attributes: Mapping[str, str] = EMPTY_ATTRIBUTES
@@ -213,13 +214,15 @@ class SectionCollector:
         return ParseResult(tuple(sections), "\n".join(segments))
 
     def _finish(self, end: int, complete: bool) -> ParsedSection:
+        raw = self._unwrap("".join(self._pieces))
         return ParsedSection(
             self.current or "",
-            self._unwrap("".join(self._pieces)),
+            raw.strip(),
             self._attributes,
             self._start,
             end,
             complete,
+            raw,
         )
 
     def _end_outside_segment(self) -> None:

@@ -82,9 +82,18 @@ class ToolChain(ABC):
 
     A tool chain lists its tools in the prompt (:attr:`guidance`), reads calls from the
     section's text (:meth:`parse`) and runs them (:meth:`execute`). A subclass supplies the
-    call language: :attr:`guidance`, :meth:`parse` and, optionally, :meth:`format_output`
-    (how a tool's raw output is written); :meth:`execute` is shared by every chain (see
-    :mod:`gent_core.execution`).
+    call language, and everything gent needs to prompt and constrain a model in it:
+
+    * :attr:`guidance` and :meth:`parse` (required);
+    * :meth:`format_calls`, the exact inverse of :meth:`parse` (required): prompt examples
+      and few-shot examples are written with it;
+    * :meth:`example_calls` (a default from the tools' schemas), :meth:`grammar_calls`
+      (``None`` by default: the section is then unconstrained) and :meth:`format_output`
+      (how a tool's raw output is written; JSON by default).
+
+    :meth:`execute` is shared by every chain (see :mod:`gent_core.execution`). The
+    conformance kit (:class:`gent_core.testing.ChainConformance`) checks a chain against
+    this contract.
 
     Args:
         tools: The tools the model may call.
@@ -151,6 +160,11 @@ class ToolChain(ABC):
     def parse(self, content: str) -> list[ToolCall]:
         """Read the calls in ``content`` (an empty list when there are none).
 
+        ``content`` is the section's text as the model wrote it, untrimmed (see
+        :attr:`ParsedSection.raw <gent_core.sections.ParsedSection.raw>`): whitespace around
+        it is the format's and may be ignored, but a syntax where line ends matter (YAML
+        block scalars) reads them as written.
+
         Raises:
             ParseError: A subclass saying what was wrong (invalid JSON/YAML, missing tool
                 name, a call that was cut off...), with a model-facing message.
@@ -178,11 +192,43 @@ class ToolChain(ABC):
 
         return await execute_calls(self, calls, format, context)
 
-    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
-        """Optional: return the GBNF expression of this section's content (the calls, limited
-        to :attr:`tools` and their argument schemas), adding helper rules to ``builder``.
+    @abstractmethod
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        """Write ``calls`` in this chain's syntax, as the model should write them.
 
-        The default ``None`` uses gent's built-in rules for the ``json`` and ``yaml`` call
-        syntaxes (see ``gent_core.grammar.calls``).
+        The exact inverse of :meth:`parse`: ``parse(format_calls(calls))`` gives back the same
+        tool names and arguments, in order (ids may be renumbered). Prompt guidance and
+        few-shot examples are written with it, so a model sees the chain's own syntax.
+
+        Raises:
+            ValueError: When a call cannot be written in this syntax.
+        """
+
+    def example_calls(self) -> list[ToolCall]:
+        """Example calls for the prompt's guidance and few-shot examples.
+
+        The default gives up to two calls of different tools, tools with arguments first, with
+        concrete argument values valid for each tool's schema (never placeholders; see
+        :mod:`gent_core.schema_examples`), and no call without tools. The first call is the
+        one a single-call example shows.
+        """
+        from gent_core.schema_examples import example_calls
+
+        return [
+            ToolCall(name, arguments, f"call_{index}")
+            for index, (name, arguments) in enumerate(example_calls(self.tools))
+        ]
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
+        """Return the GBNF expression of this section's content (the calls, limited to
+        :attr:`tools` and their argument schemas), adding helper rules to ``builder``.
+
+        Quoted values must never contain the texts in ``builder.avoid`` (the format's
+        delimiters); :class:`~gent_core.grammar.JSONSchemaConverter` takes care of it for
+        argument values. Bound what can safely be bounded (calls per action: see
+        :data:`gent_core.grammar.MAX_CALLS`).
+
+        The default ``None`` leaves the section unconstrained (any text that cannot close it)
+        and ``gent describe`` says so.
         """
         return None

@@ -3,8 +3,10 @@ soon as the action or answer section has closed, so the model never writes its o
 observation.
 
 The output is parsed once, while it streams: the parse result comes out of the same
-incremental parser. When the back end stopped on a section's closing delimiter (a stop
-sequence, which back ends drop), the delimiter is fed back to the parser, so the section is
+incremental parser. When the back end stopped on a stop sequence (which back ends drop) with
+the action or answer open, what the format says the stop took from the section
+(:meth:`~gent_core.formats.TextFormat.restore_after_stop`: a closing delimiter, or the line
+end before Markdown's observation header) is fed back to the parser, so the section is
 complete and the recorded output reads as the model meant it.
 """
 
@@ -110,10 +112,11 @@ class _Streamer:
             return (text, *_result(self.parser), None)
         open_section = self.open_section
         if finish_reason == "stop" and open_section is not None and open_section in self.closing:
-            delimiter = self.format.closing_delimiter(open_section)
+            delimiter = self.format.restore_after_stop(open_section)
             if delimiter is not None:
                 self.feed(delimiter)
-                if self.open_section is not None:  # it did not close the section after all
+                closes = self.format.closing_delimiter(open_section) is not None
+                if closes and self.open_section is not None:  # it did not close after all
                     return (text, *self.one_shot(text), None)
                 text += delimiter
                 for event in self.parser.close():

@@ -1,160 +1,197 @@
 """The grammar of a whole agent output, built from its :class:`~gent_core.model.OutputStructure`.
 
 The output is every free section in order (``thinking``...), then either the action section
-(the tool chain's call syntax, restricted to the agent's tools and their argument schemas) or
-the answer section (free text, or the JSON termination's schema)::
+(the tool chain's calls) or the answer section (the termination's answer)::
 
     root ::= thinking-section sep (action-section | answer-section)
 
-Each part asks its component first and falls back to gent's built-in rules:
+Every part comes from its component, through the contract; nothing here knows a format,
+chain or termination by name:
 
-* the format: ``grammar_section(builder, name, body)`` and ``grammar_text(builder)``; the
-  fallback derives section delimiters from ``format_section`` and uses the built-in free-text
-  rules for the ``xml`` and ``markdown`` formats (a conservative rule for others);
-* the tool chain: ``grammar_calls(builder)``; the fallback knows the ``json`` and ``yaml``
-  call syntaxes;
-* the termination: ``grammar_answer(builder)``; the fallback handles the ``json`` termination
-  (its JSON Schema) and treats every other answer as free text.
+* the format: ``grammar_section(builder, name, body)`` for each section's delimiters,
+  ``grammar_text(builder)`` for free text (``None``: a conservative rule derived from its
+  delimiters) and ``grammar_avoid(names)`` for what quoted values must never contain;
+* the tool chain: ``grammar_calls(builder)`` (``None``: the action is unconstrained, any text
+  that cannot close the section);
+* the termination: ``grammar_answer(builder)`` (``None``: the answer is free text).
+
+:func:`agent_grammar` also says, section by section, what constrains it, which ``gent
+describe`` prints.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError
 from gent_core.grammar.builder import Grammar, GrammarBuilder
-from gent_core.grammar.calls import json_calls, yaml_calls
-from gent_core.grammar.json_schema import JSONSchemaConverter
-from gent_core.grammar.sections import (
-    GrammarUnsupportedError,
-    generic_text,
-    markdown_text,
-    section_delimiters,
-    section_rule,
-    xml_text,
-)
+from gent_core.grammar.sections import GrammarUnsupportedError, conservative_text
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat
     from gent_core.model import OutputStructure
-    from gent_core.termination import Termination
-    from gent_core.toolchain import ToolChain
 
-__all__ = ["build_agent_grammar", "chain_syntax", "format_name"]
+__all__ = [
+    "AgentGrammar",
+    "SectionGrammar",
+    "agent_grammar",
+    "build_agent_grammar",
+    "checked_agent_grammar",
+]
 
 
-def format_name(text_format: TextFormat) -> str:
-    """The format's component name (``"xml"``), or ``""`` when it has none."""
-    return str(getattr(type(text_format), "name", "") or "")
+@dataclass(frozen=True)
+class SectionGrammar:
+    """What constrains one section of the agent's output.
 
-
-def chain_syntax(chain: ToolChain) -> str | None:
-    """Guess whether ``chain`` reads ``"json"`` or ``"yaml"`` calls (``None`` when unknown).
-
-    A chain may say it with a ``syntax`` attribute; otherwise its package (``gent_json``,
-    ``gent_yaml``) or class name decides.
+    Attributes:
+        section: The section name.
+        constrained: ``False`` when the section is unconstrained (any text that cannot
+            close it) because its component offers no grammar.
+        description: What the section's content must match, and which component says so.
     """
-    declared = getattr(chain, "syntax", None)
-    if isinstance(declared, str) and declared in ("json", "yaml"):
-        return declared
-    cls = type(chain)
-    package = cls.__module__.split(".", 1)[0]
-    for syntax in ("json", "yaml"):
-        if package == f"gent_{syntax}" or syntax in cls.__name__.lower():
-            return syntax
-    return None
+
+    section: str
+    constrained: bool
+    description: str
 
 
-def _text_rule(builder: GrammarBuilder, structure: OutputStructure) -> str:
-    custom = structure.format.grammar_text(builder)
-    if custom is not None:
-        return builder.add("text", custom)
-    name = format_name(structure.format)
-    if name == "xml":
-        return xml_text(builder)
-    if name == "markdown":
-        return markdown_text(builder)
-    delimiters = [
-        part
-        for section in structure.sections
-        for part in section_delimiters(structure.format, section.name)
-    ]
-    return generic_text(builder, delimiters)
+@dataclass(frozen=True)
+class AgentGrammar:
+    """An agent's grammar and what constrains each section.
+
+    Attributes:
+        grammar: The grammar (its text starts with the ``root`` rule).
+        sections: One entry per section, in output order.
+    """
+
+    grammar: Grammar
+    sections: tuple[SectionGrammar, ...]
+
+    @property
+    def text(self) -> str:
+        """The grammar's GBNF source."""
+        return self.grammar.text
+
+    def explain(self) -> list[str]:
+        """One line per section: ``"- action: <description>"``."""
+        return [f"- {part.section}: {part.description}" for part in self.sections]
 
 
-def _calls_rule(builder: GrammarBuilder, chain: ToolChain, xml_safe: bool) -> str:
-    custom = chain.grammar_calls(builder)
-    if custom is not None:
-        return builder.add("calls", custom)
-    syntax = chain_syntax(chain)
-    if syntax == "json":
-        return json_calls(builder, chain.tools, xml_safe=xml_safe)
-    if syntax == "yaml":
-        return yaml_calls(builder, chain.tools, xml_safe=xml_safe)
-    raise GrammarUnsupportedError(
-        f"no grammar for the call syntax of {type(chain).__name__}",
-        hint="Implement ToolChain.grammar_calls() to supply the rule.",
-    )
+def _label(kind: str, component: object) -> str:
+    """``"format 'xml' (XMLFormat)"``, ``"tool chain JSONToolChain"``."""
+    name = getattr(type(component), "name", None)
+    cls = type(component).__name__
+    return f"{kind} {name!r} ({cls})" if isinstance(name, str) and name else f"{kind} {cls}"
 
 
-def _answer_rule(
-    builder: GrammarBuilder, termination: Termination, text: str, xml_safe: bool
-) -> str:
-    custom = termination.grammar_answer(builder)
-    if custom is not None:
-        return builder.add("answer-body", custom)
-    from gent_core.terminations.typed import JSONTermination
+class _Builder:
+    """Builds the rules of one structure and records what constrains each section."""
 
-    if isinstance(termination, JSONTermination):
-        converter = JSONSchemaConverter(builder, xml_safe=xml_safe)
-        return converter.convert(termination.json_schema, "answer-json")
-    return text
+    def __init__(self, structure: OutputStructure) -> None:
+        self.structure = structure
+        self.names = [section.name for section in structure.sections]
+        text_format = structure.format
+        self.builder = GrammarBuilder(avoid=text_format.grammar_avoid(self.names))
+        self.notes: list[SectionGrammar] = []
+        self._conservative: str | None = None
+        own = text_format.grammar_text(self.builder)
+        if own is not None:
+            self.text = self.builder.add("text", own)
+            self.text_note = f"free text, from grammar_text of {_label('format', text_format)}"
+        else:
+            self.text = self.conservative()
+            self.text_note = (
+                f"free text, conservative: {_label('format', text_format)} offers no "
+                "grammar_text, so the rule only keeps the format's delimiters out"
+            )
+
+    @property
+    def format(self) -> TextFormat:
+        return self.structure.format
+
+    def conservative(self) -> str:
+        """Text that cannot open or close a section, from the format's delimiters only."""
+        if self._conservative is None:
+            self._conservative = conservative_text(self.builder, self.format, self.names)
+        return self._conservative
+
+    def section(self, name: str, body: str, constrained: bool, description: str) -> str:
+        expression = self.format.grammar_section(self.builder, name, body)
+        if expression is None:
+            raise GrammarUnsupportedError(
+                f"{_label('format', self.format)} offers no grammar for section {name!r}",
+                hint="Implement TextFormat.grammar_section() to supply the rule.",
+            )
+        self.notes.append(SectionGrammar(name, constrained, description))
+        return self.builder.add(f"{name}-section", expression)
+
+    def action(self) -> str | None:
+        chain = self.structure.toolchain
+        if chain is None or not chain.tools:
+            return None
+        own = chain.grammar_calls(self.builder)
+        if own is not None:
+            calls = self.builder.add("calls", own)
+            note = (
+                "calls of the agent's tools with valid arguments, from grammar_calls of "
+                f"{_label('tool chain', chain)}"
+            )
+            return self.section(chain.name, calls, True, note)
+        note = (
+            f"unconstrained: {_label('tool chain', chain)} offers no grammar (grammar_calls "
+            "returned None), so the section holds any text that cannot close it"
+        )
+        return self.section(chain.name, self.conservative(), False, note)
+
+    def answer(self) -> str | None:
+        termination = self.structure.termination
+        if termination is None:
+            return None
+        own = termination.grammar_answer(self.builder)
+        if own is not None:
+            body = self.builder.add("answer-body", own)
+            note = f"from grammar_answer of {_label('termination', termination)}"
+            return self.section(termination.name, body, True, note)
+        return self.section(termination.name, self.text, True, self.text_note)
+
+    def build(self) -> AgentGrammar:
+        structure = self.structure
+        special = {part.name for part in (structure.toolchain, structure.termination) if part}
+        free = [
+            self.section(name, self.text, True, self.text_note)
+            for name in self.names
+            if name not in special
+        ]
+        endings = [rule for rule in (self.action(), self.answer()) if rule is not None]
+        if not endings:
+            raise GrammarUnsupportedError(
+                "the structure has neither a tool chain with tools nor a termination"
+            )
+        sep = self.builder.add("sep", r'"\n" "\n"?')
+        parts = [*free, "(" + " | ".join(endings) + ")"]
+        grammar = self.builder.build(f" {sep} ".join(parts))
+        return AgentGrammar(grammar, tuple(self.notes))
+
+
+def agent_grammar(structure: OutputStructure) -> AgentGrammar:
+    """Build the grammar every output of an agent with ``structure`` must match, and say what
+    constrains each section.
+
+    Raises:
+        GrammarUnsupportedError: When the format cannot delimit a section, or the structure
+            has neither a tool chain with tools nor a termination.
+        SchemaGrammarError: When a tool's or the answer's JSON Schema cannot be converted.
+        GentError: Whatever a component's grammar method raises.
+    """
+    return _Builder(structure).build()
 
 
 def build_agent_grammar(structure: OutputStructure) -> Grammar:
-    """Build the GBNF grammar every output of an agent with ``structure`` must match.
-
-    Args:
-        structure: The agent's format, sections, tool chain and termination.
-
-    Returns:
-        The grammar (its text starts with the ``root`` rule).
-
-    Raises:
-        GrammarUnsupportedError: When a part offers no grammar and gent has no fallback.
-        SchemaGrammarError: When a tool's or the answer's JSON Schema cannot be converted.
-    """
-    builder = GrammarBuilder()
-    text_format = structure.format
-    chain = (
-        structure.toolchain
-        if structure.toolchain is not None and structure.toolchain.tools
-        else None
-    )
-    termination = structure.termination
-    special = {part.name for part in (chain, termination) if part is not None}
-    if structure.toolchain is not None:
-        special.add(structure.toolchain.name)
-    text = _text_rule(builder, structure)
-    xml_safe = format_name(text_format) == "xml"
-    free = [
-        section_rule(builder, text_format, section.name, text)
-        for section in structure.sections
-        if section.name not in special
-    ]
-    endings: list[str] = []
-    if chain is not None:
-        calls = _calls_rule(builder, chain, xml_safe)
-        endings.append(section_rule(builder, text_format, chain.name, calls))
-    if termination is not None:
-        answer = _answer_rule(builder, termination, text, xml_safe)
-        endings.append(section_rule(builder, text_format, termination.name, answer))
-    if not endings:
-        raise GrammarUnsupportedError("the structure has neither a tool chain nor a termination")
-    sep = builder.add("sep", r'"\n" "\n"?')
-    parts = [*free, "(" + " | ".join(endings) + ")"]
-    return builder.build(f" {sep} ".join(parts))
+    """The grammar of :func:`agent_grammar` (for callers that need only the grammar)."""
+    return agent_grammar(structure).grammar
 
 
 def checked_agent_grammar(structure: OutputStructure, logger: logging.Logger) -> str | None:
@@ -172,5 +209,13 @@ def checked_agent_grammar(structure: OutputStructure, logger: logging.Logger) ->
         check_gbnf(text)
     except GentError as error:
         logger.warning("no grammar for this agent, generating unconstrained: %s", error)
+        return None
+    except Exception as error:  # noqa: BLE001 - a component's bug must not stop the run
+        logger.warning(
+            "no grammar for this agent, generating unconstrained: a component's grammar "
+            "method raised %s: %s",
+            type(error).__name__,
+            error,
+        )
         return None
     return text

@@ -10,7 +10,7 @@ with its ``root`` rule first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 __all__ = ["Grammar", "GrammarBuilder", "char_class", "literal", "rule_name"]
@@ -48,12 +48,13 @@ def literal(text: str) -> str:
     return '"' + "".join(_escape_char(char, _LITERAL_ESCAPES) for char in text) + '"'
 
 
-def char_class(chars: Iterable[str], *, negated: bool = False) -> str:
-    """Return a GBNF character class matching (or, ``negated``, excluding) ``chars``.
+def char_class(chars: Iterable[str], *, negated: bool = False, ranges: str = "") -> str:
+    r"""Return a GBNF character class matching (or, ``negated``, excluding) ``chars``.
 
     Args:
         chars: Single characters; ranges are not interpreted (``"-"`` is a plain dash).
         negated: Build ``[^...]`` instead of ``[...]``.
+        ranges: GBNF class text written as is after the characters (``"\x00-\x1F"``).
     """
     seen: list[str] = []
     for char in chars:
@@ -61,9 +62,9 @@ def char_class(chars: Iterable[str], *, negated: bool = False) -> str:
             raise ValueError(f"character classes take single characters, got {char!r}")
         if char not in seen:
             seen.append(char)
-    if not seen:
+    if not seen and not ranges:
         raise ValueError("a character class needs at least one character")
-    body = "".join(_escape_char(char, _CLASS_ESCAPES) for char in seen)
+    body = "".join(_escape_char(char, _CLASS_ESCAPES) for char in seen) + ranges
     return f"[{'^' if negated else ''}{body}]"
 
 
@@ -99,10 +100,19 @@ class GrammarBuilder:
         builder = GrammarBuilder()
         word = builder.add("word", "[a-z]+")
         grammar = builder.build(f'{word} (" " {word})*')
+
+    Args:
+        avoid: Text that quoted values written under this builder (tool arguments, JSON
+            answers) must never contain, compared case-insensitively, because the text format
+            would read it as a section delimiter. The agent grammar sets it from
+            :meth:`~gent_core.formats.TextFormat.grammar_avoid`; the JSON-Schema converter
+            honours it (see :class:`~gent_core.grammar.JSONSchemaConverter`), and a component
+            writing its own string rules should too.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, avoid: Sequence[str] = ()) -> None:
         self._rules: dict[str, str] = {}
+        self.avoid: tuple[str, ...] = tuple(text for text in avoid if text)
 
     @staticmethod
     def literal(text: str) -> str:
@@ -110,9 +120,9 @@ class GrammarBuilder:
         return literal(text)
 
     @staticmethod
-    def char_class(chars: Iterable[str], *, negated: bool = False) -> str:
+    def char_class(chars: Iterable[str], *, negated: bool = False, ranges: str = "") -> str:
         """Return a GBNF character class (see :func:`char_class`)."""
-        return char_class(chars, negated=negated)
+        return char_class(chars, negated=negated, ranges=ranges)
 
     def has(self, name: str) -> bool:
         """Whether a rule called ``name`` exists."""

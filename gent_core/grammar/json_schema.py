@@ -15,6 +15,13 @@ Two flavours share the converter: ``"json"`` (plain JSON with optional whitespac
 ``": "`` separators, numbers without exponents, strings always double-quoted).
 
 Required properties come first, then optional ones, each in schema order.
+
+Bounds that keep a small model from running away without refusing realistic values: arrays
+and dictionaries without ``maxItems`` hold at most :data:`DEFAULT_MAX_ITEMS` items; numbers
+have at most 16 integral and 16 fractional digits (beyond what a double represents) and a
+two-digit exponent, so every number the grammar allows is finite (``1e999`` would read as
+infinity, which is not a JSON number). Strings
+never contain the texts the format must not see inside a section (the builder's ``avoid``).
 """
 
 from __future__ import annotations
@@ -25,20 +32,13 @@ from typing import Any, Literal
 
 from gent_core.errors import GentError
 from gent_core.grammar.builder import GrammarBuilder, literal
+from gent_core.grammar.strings import string_char
 from gent_core.schema_refs import is_local_ref, resolve_pointer
 
 __all__ = ["JSONSchemaConverter", "SchemaGrammarError"]
 
 Flavor = Literal["json", "yaml"]
 
-# \u escapes of lone surrogates (D800-DFFF) are refused: many JSON parsers reject them.
-_ESCAPE = r'"\\" (["\\/bfnrt] | "u" ([0-9a-cA-CeEfF] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}))'
-_CHAR = r'[^"\\\x7F\x00-\x1F] | ' + _ESCAPE
-# Inside XML sections a string must not hold "</" (it could close the section): a run of "<"
-# must be followed by a character other than "/", "<" and the closing quote, or an escape.
-_XML_SAFE_CHAR = (
-    r'[^"\\<\x7F\x00-\x1F] | "<"+ ([^/"\\<\x7F\x00-\x1F] | ' + _ESCAPE + ") | " + _ESCAPE
-)
 _STRING_FORMATS = {
     "date": r'"\"" fmt-date "\""',
     "time": r'"\"" fmt-time "\""',
@@ -61,6 +61,13 @@ _FORMAT_PARTS = {
 }
 _MAX_BOUNDED = 64  # longest {m,n} repetition written out for lengths and item counts
 
+DEFAULT_MAX_ITEMS = 8
+"""Most items of an array (or entries of a dictionary) whose schema sets no ``maxItems``.
+
+A small model caught in a loop repeats the same item until it runs out of tokens; the bound
+ends the value instead. A schema's own ``maxItems`` (or ``minItems`` above the bound) always
+wins, so a tool that needs longer lists says so in its schema."""
+
 
 class SchemaGrammarError(GentError):
     """A JSON Schema cannot be turned into a grammar (a bad ``$ref``, an empty ``enum``...)."""
@@ -73,8 +80,16 @@ class JSONSchemaConverter:
         builder: Where the rules go.
         flavor: ``"json"`` or ``"yaml"`` (JSON flow syntax readable by YAML parsers).
         prefix: A prefix for the generated rule names (keeps several converters apart).
-        xml_safe: Forbid ``</`` inside strings (``<`` then an escaped slash is still
-            possible), for values written inside an XML section.
+        avoid: Texts strings must never contain (case-insensitively), because the format
+            would read them as a delimiter; defaults to the builder's
+            :attr:`~gent_core.grammar.GrammarBuilder.avoid`. See
+            :func:`gent_core.grammar.strings.string_char`.
+        xml_safe: Also keep ``</`` out of strings.
+        max_items: Most items of an array whose schema sets no ``maxItems`` (see
+            :data:`DEFAULT_MAX_ITEMS`); ``None`` leaves such arrays unbounded.
+
+    Raises:
+        StringGrammarError: When strings cannot be kept free of a text in ``avoid``.
     """
 
     def __init__(
@@ -83,12 +98,19 @@ class JSONSchemaConverter:
         *,
         flavor: Flavor = "json",
         prefix: str = "",
+        avoid: Sequence[str] | None = None,
         xml_safe: bool = False,
+        max_items: int | None = None,
     ) -> None:
         self.builder = builder
         self.flavor = flavor
-        self._char = _XML_SAFE_CHAR if xml_safe else _CHAR
         self.prefix = f"{prefix}-" if prefix else ("" if flavor == "json" else "y-")
+        texts = list(builder.avoid if avoid is None else avoid)
+        if xml_safe:
+            texts.append("</")
+        self.avoid: tuple[str, ...] = tuple(dict.fromkeys(texts))
+        self.max_items = DEFAULT_MAX_ITEMS if max_items is None else max_items
+        self._char_rule: str | None = None
         self._root_schema: Mapping[str, Any] = {}
         self._refs: dict[str, str] = {}
 
@@ -116,16 +138,22 @@ class JSONSchemaConverter:
     def _colon(self) -> str:
         return f'{self.ws} ":" {self.ws}' if self.flavor == "json" else '": "'
 
+    @property
+    def char(self) -> str:
+        """The rule for one unit of a string (a character or an escape sequence)."""
+        if self._char_rule is None:
+            self._char_rule = string_char(self.builder, self.prefix, self.avoid)
+        return self._char_rule
+
     def string(self) -> str:
         """The rule for any JSON string: no raw line breaks, quotes and backslashes escaped."""
-        char = self._rule("char", self._char)
-        return self._rule("string", f'"\\"" {char}* "\\""')
+        return self._rule("string", f'"\\"" {self.char}* "\\""')
 
     def number(self) -> str:
         """The rule for a number (no exponent in the YAML flavour)."""
         integral = self._rule("integral", '"0" | [1-9] [0-9]{0,15}')
         if self.flavor == "json":
-            expr = f'"-"? {integral} ("." [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,3}})?'
+            expr = f'"-"? {integral} ("." [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?'
         else:
             expr = f'"-"? {integral} ("." [0-9]{{1,16}})?'
         return self._rule("number", expr)
@@ -150,13 +178,18 @@ class JSONSchemaConverter:
             return name
         name = self.builder.reserve(name)
         string = self.string()
-        items = f"{name} ({self._comma} {name})*"
-        pairs = f"{string} {self._colon} {name} ({self._comma} {string} {self._colon} {name})*"
+        more = self._more()
+        items = f"{name} ({self._comma} {name}){more}"
+        pairs = f"{string} {self._colon} {name} ({self._comma} {string} {self._colon} {name}){more}"
         array = self._rule("array", f"{self._open('[')} ({items})? {self._close(']')}")
         obj = self._rule("object", f"{self._open('{')} ({pairs})? {self._close('}')}")
         choices = [obj, array, string, self.number(), self.boolean(), self.null()]
         self.builder.define(name, " | ".join(choices))
         return name
+
+    def _more(self) -> str:
+        """The repetition of the items after the first in an unbounded collection."""
+        return f"{{0,{self.max_items - 1}}}" if self.max_items else "*"
 
     def constant(self, value: Any) -> str:
         """The GBNF literal of a JSON value (as this flavour writes it)."""
@@ -282,7 +315,7 @@ class JSONSchemaConverter:
         high = schema.get("maxLength")
         if low == 0 and high is None:
             return self.string()
-        char = self._rule("char", self._char)
+        char = self.char
         if high is not None and int(high) <= _MAX_BOUNDED:
             repeat = f"{{{low},{int(high)}}}"
         else:
@@ -302,6 +335,8 @@ class JSONSchemaConverter:
         if high is not None and int(high) == 0:
             return f"{self._open('[')} {self._close(']')}"
         more_low = max(low - 1, 0)
+        if high is None and self.max_items:
+            high = max(self.max_items, low)
         if high is not None and int(high) <= _MAX_BOUNDED:
             more = f"({self._comma} {item}){{{more_low},{int(high) - 1}}}"
         else:
@@ -342,7 +377,8 @@ class JSONSchemaConverter:
                 return f"{self._open('{')} {self._close('}')}"
             value = self.visit(extra if isinstance(extra, Mapping) else True, f"{name}-value")
             pair = self._rule(f"{name}-pair", f"{self.string()} {self._colon} {value}")
-            return f"{self._open('{')} ({pair} ({self._comma} {pair})*)? {self._close('}')}"
+            more = self._more()
+            return f"{self._open('{')} ({pair} ({self._comma} {pair}){more})? {self._close('}')}"
         pairs = [
             (self._rule(f"{name}-{key}-kv", f"{self.constant(key)} {self._colon} {rule}"), req)
             for key, rule, req in props

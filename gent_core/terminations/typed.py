@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import GentError, Location, TerminationError
@@ -17,6 +18,8 @@ from gent_core.termination import Termination
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    from gent_core.grammar.builder import GrammarBuilder
 
 __all__ = ["JSONTermination", "import_object"]
 
@@ -46,6 +49,15 @@ def import_object(path: str) -> Any:
     return value
 
 
+def _problems(error: Any) -> list[str]:
+    """``"<field path>: <message>"`` for each error of a pydantic ``ValidationError``."""
+    problems = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(part) for part in item["loc"]) or "(the whole answer)"
+        problems.append(f"{where}: {item['msg']}")
+    return problems
+
+
 def _quote(text: str) -> str:
     text = text.strip()
     return text if len(text) <= _MAX_QUOTE else text[:_MAX_QUOTE] + "..."
@@ -59,6 +71,14 @@ class JSONTermination(Termination):
         section_name: The section the answer is written in.
         guidance: Text replacing the default first line of the guidance (the JSON Schema is
             always appended).
+        example: An example answer (a model instance, a mapping or JSON text), shown in the
+            prompt and in few-shot examples. It is validated against the model here: an
+            example that does not validate is an error naming each invalid field. Without
+            it, an example is made up from the JSON Schema.
+
+    Raises:
+        GentError: When ``schema`` is not a pydantic model class, or ``example`` does not
+            validate against it.
     """
 
     def __init__(
@@ -67,6 +87,7 @@ class JSONTermination(Termination):
         *,
         section_name: str = "answer",
         guidance: str | None = None,
+        example: Mapping[str, Any] | BaseModel | str | None = None,
     ) -> None:
         from pydantic import BaseModel
 
@@ -78,6 +99,29 @@ class JSONTermination(Termination):
                 hint="Pass a BaseModel subclass or an import path such as 'pkg.models:Answer'.",
             )
         self.model: type[BaseModel] = model
+        self.example: BaseModel | None = None if example is None else self._validated(example)
+
+    def _validated(self, example: Mapping[str, Any] | BaseModel | str) -> BaseModel:
+        """``example`` validated into the model, or a :class:`GentError` naming each problem."""
+        from pydantic import BaseModel, ValidationError
+
+        try:
+            if isinstance(example, str):
+                return self.model.model_validate_json(example)
+            if isinstance(example, BaseModel):
+                example = example.model_dump(mode="json")
+            return self.model.model_validate(dict(example))
+        except ValidationError as error:
+            raise GentError(
+                f"the example answer does not match {self.model.__name__}: "
+                + "; ".join(_problems(error)),
+                hint="Give an example that validates against the answer's schema.",
+            ) from error
+        except TypeError as error:
+            raise GentError(
+                f"the example answer must be a mapping, JSON text or a {self.model.__name__}, "
+                f"got {type(example).__name__}"
+            ) from error
 
     @property
     def json_schema(self) -> dict[str, Any]:
@@ -86,14 +130,38 @@ class JSONTermination(Termination):
 
     @property
     def guidance(self) -> str:
-        """The answer instructions followed by the JSON Schema the answer must match."""
+        """The answer instructions, the JSON Schema the answer must match, and the example
+        answer when one was given.
+        """
         intro = self._guidance or "Your final answer, as one JSON object (no prose around it)."
         schema = json.dumps(self.json_schema, separators=(",", ":"), ensure_ascii=False)
-        return (
+        text = (
             f"{intro}\nIt must match this JSON Schema:\n{schema}\n"
             "Dates and times are ISO 8601 strings (2026-01-20T09:30:00Z); durations are "
             "ISO 8601 durations (PT1H30M) or seconds."
         )
+        if self.example is not None:
+            text += f"\nFor example:\n{self.example_answer('')}"
+        return text
+
+    def example_answer(self, draft: str) -> str:
+        """The example answer given at creation, or one made up from the JSON Schema, as
+        compact JSON (``draft`` is not used: the answer has the schema's shape).
+        """
+        if self.example is not None:
+            value: Any = self.example.model_dump(mode="json")
+        else:
+            from gent_core.schema_examples import example_value
+
+            schema = self.json_schema
+            value = example_value(schema, schema, "answer")
+        return json.dumps(value, ensure_ascii=False)
+
+    def grammar_answer(self, builder: GrammarBuilder) -> str | None:
+        """The answer as JSON valid for the model's JSON Schema."""
+        from gent_core.grammar.json_schema import JSONSchemaConverter
+
+        return JSONSchemaConverter(builder).convert(self.json_schema, "answer-json")
 
     def parse(self, content: str) -> BaseModel | None:
         """Validate ``content`` (JSON, optionally in a code fence) into the model.
@@ -115,11 +183,7 @@ class JSONTermination(Termination):
         try:
             return self.model.model_validate_json(text)
         except ValidationError as error:
-            problems = []
-            for item in error.errors(include_url=False):
-                where = ".".join(str(part) for part in item["loc"]) or "(the whole answer)"
-                problems.append(f"- {where}: {item['msg']}")
-            listed = "\n".join(problems)
+            listed = "\n".join(f"- {problem}" for problem in _problems(error))
             raise TerminationError(
                 f"answer does not match {self.model.__name__}: {error.error_count()} error(s)",
                 location=Location(section=self.name),

@@ -81,6 +81,9 @@ class FakeChain(ToolChain):
     def parse(self, content: str) -> list[ToolCall]:
         return [ToolCall(content.strip())] if content.strip() else []
 
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        return "\n".join(call.tool for call in calls)
+
 
 class Greeter(Tool):
     """A tool class instantiated with options."""

@@ -158,7 +158,7 @@ def test_core_json_termination_options() -> None:
         validate_options(JSONTermination, {"shema": "pkg.mod:Model"})
     assert problems(caught.value) == [
         "key 'shema': unknown option 'shema' (did you mean 'schema'?); accepted options: "
-        "schema, section_name, guidance",
+        "schema, section_name, guidance, example",
         "key 'schema': missing required option 'schema'",
     ]
 

@@ -1,8 +1,12 @@
-"""Test doubles for the grammar tests: formats, chains and tools shaped like the real plugins.
+"""Test doubles for the grammar tests: formats, chains and tools that know nothing of gent's
+shipped plugins, so the tests show that the core builds grammars only through the contract.
 
-Core tests never import plugins, so these mimic ``gent-xml`` / ``gent-markdown`` (sections
-written by ``format_section``) and ``gent-json`` / ``gent-yaml`` (calls parsed with the json
-and yaml modules), enough to check that every output a grammar allows is read back.
+* :class:`TagDouble` writes ``<name>`` ... ``</name>`` and :class:`BracketDouble`
+  ``[[name]] ... [[/name]]``; neither offers a free-text rule (the core's conservative one
+  applies).
+* :class:`LinesChainDouble` writes one JSON call per line and supplies its grammar with the
+  core's JSON-Schema converter; :class:`NoGrammarChainDouble` reads the same but offers no
+  grammar.
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from gent_core.formats import IncrementalParser, TextFormat
+from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
 from gent_core.model import OutputStructure
 from gent_core.sections import FormattedSection, ParsedSection, ParseResult, Section, TextSection
 from gent_core.termination import Termination
@@ -38,9 +42,20 @@ class _Formats(TextFormat):
     def stop_sequences(self, sections: Sequence[str]) -> list[str]:
         return []
 
+    def _parse(self, pattern: str, text: str, sections: Sequence[Section | str]) -> ParseResult:
+        names = {(s if isinstance(s, str) else s.name).lower(): s for s in sections}
+        found = [
+            ParsedSection(m.group(1), m.group(2).strip(), raw=m.group(2))
+            for m in re.finditer(pattern, text, re.DOTALL | re.IGNORECASE)
+            if m.group(1).lower() in names
+        ]
+        return ParseResult(tuple(found))
 
-class XMLDouble(_Formats):
-    name = "xml"
+
+class TagDouble(_Formats):
+    """``<name>`` ... ``</name>``: only the section's own closing tag ends it."""
+
+    name = "tags"
 
     def format_section(
         self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
@@ -48,43 +63,11 @@ class XMLDouble(_Formats):
         return f"<{name}>\n{content}\n</{name}>"
 
     def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
-        names = [s if isinstance(s, str) else s.name for s in sections]
-        found = []
-        for match in re.finditer(r"<(\w+)>(.*?)</\1>", text, re.DOTALL):
-            if match.group(1) in names:
-                found.append(ParsedSection(match.group(1), match.group(2).strip()))
-        return ParseResult(tuple(found))
-
-
-class MarkdownDouble(_Formats):
-    name = "markdown"
-
-    def format_section(
-        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
-    ) -> str:
-        return f"# {name.capitalize()}\n{content}"
-
-    def format_sections(self, sections: Sequence[FormattedSection]) -> str:
-        return "\n\n".join(self.format_section(s.name, s.content) for s in sections)
-
-    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
-        names = {(s if isinstance(s, str) else s.name).lower() for s in sections}
-        found: list[ParsedSection] = []
-        current: str | None = None
-        lines: list[str] = []
-        for line in [*text.split("\n"), "# End-Of-Text"]:
-            header = re.fullmatch(r"# (\S+)", line)
-            if header and (header.group(1).lower() in names or line == "# End-Of-Text"):
-                if current is not None:
-                    found.append(ParsedSection(current, "\n".join(lines).strip()))
-                current, lines = header.group(1).lower(), []
-            elif current is not None:
-                lines.append(line)
-        return ParseResult(tuple(found))
+        return self._parse(r"<(\w+)>(.*?)</\1>", text, sections)
 
 
 class BracketDouble(_Formats):
-    """A format gent has no built-in rules for: ``[[name]] ... [[/name]]``."""
+    """``[[name]] ... [[/name]]``."""
 
     name = "brackets"
 
@@ -94,31 +77,49 @@ class BracketDouble(_Formats):
         return f"[[{name}]] {content} [[/{name}]]"
 
     def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
-        found = [
-            ParsedSection(m.group(1), m.group(2).strip())
-            for m in re.finditer(r"\[\[(\w+)\]\](.*?)\[\[/\1\]\]", text, re.DOTALL)
-        ]
-        return ParseResult(tuple(found))
+        return self._parse(r"\[\[(\w+)\]\](.*?)\[\[/\1\]\]", text, sections)
 
 
-class _Chain(ToolChain):
+class NoGrammarChainDouble(ToolChain):
+    """JSON calls one after the other, one per line as written: ``{"tool": "x", "args": {}}``;
+    offers no grammar."""
+
     @property
     def guidance(self) -> str:
-        return ""
+        return "One JSON call per line."
 
-    def _calls(self, data: Any) -> list[ToolCall]:
-        items = data if isinstance(data, list) else [data]
-        return [ToolCall(item["tool"], dict(item["args"] or {})) for item in items]
-
-
-class JSONChainDouble(_Chain):
     def parse(self, content: str) -> list[ToolCall]:
-        return self._calls(json.loads(content))
+        decoder = json.JSONDecoder()
+        calls: list[ToolCall] = []
+        position = 0
+        while content[position:].strip():
+            start = len(content) - len(content[position:].lstrip())
+            data, position = decoder.raw_decode(content, start)
+            calls.append(ToolCall(data["tool"], dict(data["args"]), f"call_{len(calls)}"))
+        return calls
+
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        return "\n".join(
+            json.dumps({"tool": call.tool, "args": call.args}, ensure_ascii=False) for call in calls
+        )
 
 
-class YAMLChainDouble(_Chain):
-    def parse(self, content: str) -> list[ToolCall]:
-        return self._calls(yaml.safe_load(content))
+class LinesChainDouble(NoGrammarChainDouble):
+    """The same syntax, with a grammar built on the core's JSON-Schema converter."""
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
+        converter = JSONSchemaConverter(builder, prefix="lines")
+        alternatives = []
+        for tool in self.tools:
+            args = converter.convert(arguments_schema(tool), f"{tool.name}-args")
+            name = converter.constant(tool.name)
+            alternatives.append(
+                builder.add(
+                    f"{tool.name}-line", f'"{{\\"tool\\": " {name} ", \\"args\\": " {args} "}}"'
+                )
+            )
+        call = builder.add("line-call", " | ".join(alternatives))
+        return repeat_calls(call, '"\\n"')
 
 
 class SchemaTool(Tool):
@@ -142,7 +143,7 @@ class SchemaTool(Tool):
 
 class CalculatorArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    expression: str = Field(description="Arithmetic.")
+    expression: str = Field(description="Arithmetic.", examples=["6 * 7"])
 
 
 class SearchArgs(BaseModel):
@@ -176,8 +177,8 @@ NOTE = SchemaTool("write_note", NoteArgs)
 CLOCK = SchemaTool("clock", ClockArgs)
 TOOLS = [CALCULATOR, SEARCH, NOTE, CLOCK]
 
-FORMATS: dict[str, type[TextFormat]] = {"xml": XMLDouble, "markdown": MarkdownDouble}
-CHAINS: dict[str, type[ToolChain]] = {"json": JSONChainDouble, "yaml": YAMLChainDouble}
+FORMATS: dict[str, type[TextFormat]] = {"tags": TagDouble, "brackets": BracketDouble}
+CHAINS: dict[str, type[ToolChain]] = {"lines": LinesChainDouble, "free": NoGrammarChainDouble}
 
 
 def structure(
@@ -185,13 +186,14 @@ def structure(
     chain_name: str | None,
     termination: Termination | None = None,
     tools: Sequence[Tool] = TOOLS,
+    text_format: TextFormat | None = None,
 ) -> OutputStructure:
     """An OutputStructure with a thinking section, the chain (if any) and a termination."""
-    text_format = FORMATS[format_name]() if format_name in FORMATS else BracketDouble()
+    fmt = text_format if text_format is not None else FORMATS[format_name]()
     chain = CHAINS[chain_name](tools) if chain_name else None
     term = termination if termination is not None else TextTermination()
     sections: list[Section] = [TextSection("thinking", "Think.")]
     if chain is not None:
         sections.append(chain)
     sections.append(term)
-    return OutputStructure(text_format, sections, chain, term)
+    return OutputStructure(fmt, sections, chain, term)

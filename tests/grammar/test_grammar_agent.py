@@ -1,11 +1,15 @@
-"""Whole-output grammars for every format x chain combination (with test doubles; the real
-plugins are exercised in gent-llamacpp's tests)."""
+"""Whole-output grammars, put together from the components' own grammar methods (with test
+doubles that know nothing of the shipped plugins; the real plugins are exercised by their own
+conformance tests and gent-llamacpp's tests)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import logging
 import random
+import re
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +20,10 @@ from pydantic import BaseModel
 from gent_core.grammar import (
     GrammarBuilder,
     GrammarUnsupportedError,
+    agent_grammar,
     build_agent_grammar,
     check_gbnf,
+    checked_agent_grammar,
 )
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sample import sample
@@ -27,7 +33,12 @@ from gent_core.termination import Termination
 from gent_core.terminations.text import TextTermination
 from gent_core.terminations.typed import JSONTermination
 from gent_core.toolchain import ToolCall
-from tests.grammar.grammar_doubles import TOOLS, JSONChainDouble, XMLDouble, _Chain, structure
+from tests.grammar.grammar_doubles import (
+    TOOLS,
+    LinesChainDouble,
+    TagDouble,
+    structure,
+)
 from tests.grammar.grammar_llama_check import llama_accepts
 
 
@@ -36,13 +47,12 @@ class Answer(BaseModel):
     unit: str | None = None
 
 
-FORMATS = ["xml", "markdown", "brackets"]
-CHAINS = ["json", "yaml"]
+FORMATS = ["tags", "brackets"]
 TERMINATIONS: dict[str, Callable[[], Termination]] = {
     "text": TextTermination,
     "json": lambda: JSONTermination(Answer),
 }
-COMBINATIONS = list(itertools.product(FORMATS, CHAINS, TERMINATIONS))
+COMBINATIONS = list(itertools.product(FORMATS, ["lines", "free"], TERMINATIONS))
 
 
 def build(fmt: str, chain: str, term: str) -> tuple[OutputStructure, str]:
@@ -73,27 +83,25 @@ def test_every_sampled_output_parses_into_thinking_then_action_or_answer(
         names = [section.name for section in parsed]
         assert names in (["thinking", "action"], ["thinking", "answer"]), output
         seen.add(names[1])
-        content = parsed.sections[1].content
-        if names[1] == "action":
-            for call in st.toolchain.parse(content):
+        section = parsed.sections[1]
+        if names[1] == "answer":
+            assert st.termination.parse(section.untrimmed) is not None, output
+        elif chain == "lines":  # a constrained action holds valid calls
+            for call in st.toolchain.parse(section.untrimmed):
                 tools[call.tool].validate_arguments(call.args)
-        else:
-            assert st.termination.parse(content) is not None, output
     assert seen == {"action", "answer"}
 
 
-@pytest.mark.parametrize(("fmt", "chain"), list(itertools.product(["xml", "markdown"], CHAINS)))
-def test_canonical_outputs_are_accepted(fmt: str, chain: str) -> None:
-    st, text = build(fmt, chain, "text")
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_outputs_written_by_the_components_are_accepted(fmt: str) -> None:
+    st, text = build(fmt, "lines", "text")
+    assert st.toolchain is not None
     matcher = GrammarMatcher(text)
-    if chain == "json":
-        call = json.dumps({"tool": "search", "args": {"query": "cats", "limit": 2}})
-    else:
-        call = 'tool: search\nargs:\n  query: "cats"\n  limit: 2'
+    calls = st.toolchain.format_calls(st.toolchain.example_calls())
     action = st.format.format_sections(
         [
             FormattedSection("thinking", "I will search.\nTwo lines."),
-            FormattedSection("action", call),
+            FormattedSection("action", calls),
         ]
     )
     answer = st.format.format_sections(
@@ -102,24 +110,65 @@ def test_canonical_outputs_are_accepted(fmt: str, chain: str) -> None:
     assert matcher.matches(action), action
     assert matcher.matches(answer), answer
     assert not matcher.matches(st.format.format_section("answer", "no thinking first"))
-    bad_tool = action.replace('"search"', '"delete"').replace("tool: search", "tool: delete")
+    bad_tool = action.replace('"calculator"', '"delete"')
     assert not matcher.matches(bad_tool)
 
 
-def test_free_text_cannot_open_or_close_a_section() -> None:
-    _, xml = build("xml", "json", "text")
-    matcher = GrammarMatcher(xml)
+def test_conservative_free_text_cannot_open_or_close_a_section() -> None:
+    _, text = build("tags", "lines", "text")
+    matcher = GrammarMatcher(text)
+    assert matcher.matches("<thinking>\na < b, <b>bold\n</thinking>\n<answer>\nA\n</answer>")
     assert not matcher.matches("<thinking>\nI </thinking> x\n</thinking>\n<answer>\nA\n</answer>")
-    assert not matcher.matches("<thinking>\nsee <answer>\n</thinking>\n<answer>\nA\n</answer>")
-    _, markdown = build("markdown", "json", "text")
-    matcher = GrammarMatcher(markdown)
-    assert matcher.matches("# Thinking\nA #tag here\n\n# Answer\nB")
-    assert not matcher.matches("# Thinking\nA\n# Answer\nB\n\n# Answer\nC")
-    assert not matcher.matches("# Thinking\n```\ncode\n\n# Answer\nB")
+    assert not matcher.matches("<thinking>\nsee <Answer>\n</thinking>\n<answer>\nA\n</answer>")
+    assert not matcher.matches("<thinking>\n  \n</thinking>\n<answer>\nA\n</answer>")  # blank
+
+
+def test_strings_in_calls_never_hold_what_would_close_the_section() -> None:
+    st, text = build("tags", "lines", "text")
+    matcher = GrammarMatcher(text)
+    call = '{"tool": "calculator", "args": {"expression": "EXPR"}}'
+
+    def output(expression: str) -> str:
+        action = call.replace("EXPR", expression)
+        return f"<thinking>\nx\n</thinking>\n<action>\n{action}\n</action>"
+
+    assert matcher.matches(output("1 < 2"))
+    assert not matcher.matches(output("see </action> here"))
+    assert not matcher.matches(output("see </ACTION> here"))
+    rng = random.Random(3)
+    for _ in range(200):
+        written = sample(text, rng, max_repeat=4)
+        action = st.format.parse(written, st.sections).sections[1].content
+        for string in re.findall(r'"((?:[^"\\]|\\.)*)"', action):
+            assert "</" not in string, written
+
+
+def test_a_chain_without_a_grammar_leaves_its_section_unconstrained_and_says_so() -> None:
+    st = structure("tags", "free")
+    result = agent_grammar(st)
+    explained = dict(line[2:].split(": ", 1) for line in result.explain())
+    assert explained["action"].startswith("unconstrained: tool chain NoGrammarChainDouble")
+    assert "grammar_calls returned None" in explained["action"]
+    assert explained["thinking"].startswith("free text, conservative: format 'tags'")
+    assert [part.constrained for part in result.sections] == [True, False, True]
+    matcher = GrammarMatcher(result.text)
+    assert matcher.matches("<thinking>\nx\n</thinking>\n<action>\nanything (not JSON)\n</action>")
+    assert not matcher.matches("<thinking>\nx\n</thinking>\n<action>\nx </action>\n</action>")
+
+
+def test_the_explanation_names_the_components_that_constrain_each_section() -> None:
+    st = structure("tags", "lines", JSONTermination(Answer))
+    lines = agent_grammar(st).explain()
+    assert lines[0].startswith("- thinking: free text, conservative")
+    assert lines[1] == (
+        "- action: calls of the agent's tools with valid arguments, from grammar_calls of "
+        "tool chain LinesChainDouble"
+    )
+    assert lines[2] == "- answer: from grammar_answer of termination JSONTermination"
 
 
 def test_json_termination_constrains_the_answer_to_its_schema() -> None:
-    st, text = build("xml", "json", "json")
+    st, text = build("tags", "lines", "json")
     matcher = GrammarMatcher(text)
     good = st.format.format_sections(
         [
@@ -129,16 +178,18 @@ def test_json_termination_constrains_the_answer_to_its_schema() -> None:
     )
     assert matcher.matches(good)
     assert not matcher.matches(good.replace('"value": 3', '"value": "3"'))
+    assert not matcher.matches(good.replace('"m"', '"</answer>"'))
 
 
 def test_a_chain_without_tools_leaves_only_the_answer() -> None:
-    st = structure("xml", "json", tools=[])
+    st = structure("tags", "lines", tools=[])
     matcher = GrammarMatcher(build_agent_grammar(st).text)
     assert matcher.matches("<thinking>\nx\n</thinking>\n<answer>\ny\n</answer>")
     assert not matcher.matches("<thinking>\nx\n</thinking>\n<action>\n{}\n</action>")
+    assert [part.section for part in agent_grammar(st).sections] == ["thinking", "answer"]
 
 
-class HookedFormat(XMLDouble):
+class HookedFormat(TagDouble):
     name = "hooked"
 
     def grammar_section(self, builder: GrammarBuilder, name: str, body: str) -> str | None:
@@ -148,7 +199,7 @@ class HookedFormat(XMLDouble):
         return "[a-z]+"
 
 
-class HookedChain(_Chain):
+class HookedChain(LinesChainDouble):
     def parse(self, content: str) -> list[ToolCall]:
         return [ToolCall(content)]
 
@@ -161,7 +212,7 @@ class HookedTermination(TextTermination):
         return '"yes" | "no"'
 
 
-def test_components_can_supply_their_own_rules() -> None:
+def test_components_supply_their_own_rules() -> None:
     chain = HookedChain(TOOLS)
     term = HookedTermination()
     st = OutputStructure(HookedFormat(), [TextSection("thinking"), chain, term], chain, term)
@@ -171,45 +222,65 @@ def test_components_can_supply_their_own_rules() -> None:
     assert not matcher.matches("[thinking]abc\n[answer]maybe")
 
 
-def test_unknown_call_syntax_and_empty_structures_are_reported() -> None:
-    chain = HookedChain(TOOLS)
-    chain.grammar_calls = lambda builder: None  # type: ignore[method-assign]
-    term = TextTermination()
-    st = OutputStructure(XMLDouble(), [chain, term], chain, term)
-    with pytest.raises(GrammarUnsupportedError, match="grammar_calls"):
-        build_agent_grammar(st)
+def test_a_format_without_a_section_rule_and_empty_structures_are_reported() -> None:
+    class Opaque(TagDouble):
+        def grammar_section(self, builder: GrammarBuilder, name: str, body: str) -> str | None:
+            return None
+
+    with pytest.raises(GrammarUnsupportedError, match="offers no grammar for section"):
+        build_agent_grammar(structure("tags", "lines", text_format=Opaque()))
     with pytest.raises(GrammarUnsupportedError, match="neither"):
-        build_agent_grammar(OutputStructure(XMLDouble(), [TextSection("thinking")]))
+        build_agent_grammar(OutputStructure(TagDouble(), [TextSection("thinking")]))
 
 
-def test_a_json_chain_declares_its_syntax_by_package_or_class_name() -> None:
-    from gent_core.grammar import chain_syntax
+def test_a_format_that_rewrites_content_cannot_be_delimited() -> None:
+    class Backwards(TagDouble):
+        def format_section(self, name: str, content: str, *, attributes: Any = None) -> str:
+            return f"<{name}>{content[::-1]}</{name}>"
 
-    assert chain_syntax(JSONChainDouble(TOOLS)) == "json"
-    chain: Any = HookedChain(TOOLS)
-    assert chain_syntax(chain) is None
-    chain.syntax = "yaml"
-    assert chain_syntax(chain) == "yaml"
+    with pytest.raises(GrammarUnsupportedError, match="verbatim"):
+        build_agent_grammar(structure("tags", "lines", text_format=Backwards()))
 
 
 def test_checked_agent_grammar_returns_a_checked_grammar_or_warns(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    import dataclasses
-    import logging
-
-    from gent_core.grammar import check_gbnf, checked_agent_grammar
-
     logger = logging.getLogger("gent.test")
-    good = checked_agent_grammar(structure("xml", "json"), logger)
+    good = checked_agent_grammar(structure("tags", "lines"), logger)
     assert good is not None
     check_gbnf(good)
 
-    class BrokenText(XMLDouble):
+    class BrokenText(TagDouble):
         def grammar_text(self, builder: Any) -> str | None:
             return '"unterminated'
 
-    broken = dataclasses.replace(structure("xml", "json"), format=BrokenText())
+    class Buggy(TagDouble):
+        def grammar_text(self, builder: Any) -> str | None:
+            raise KeyError("oops")
+
+    broken = dataclasses.replace(structure("tags", "lines"), format=BrokenText())
+    buggy = dataclasses.replace(structure("tags", "lines"), format=Buggy())
     with caplog.at_level(logging.WARNING, logger="gent.test"):
         assert checked_agent_grammar(broken, logger) is None
+        assert checked_agent_grammar(buggy, logger) is None
     assert "no grammar for this agent, generating unconstrained" in caplog.text
+    assert "raised KeyError" in caplog.text
+
+
+def test_example_calls_written_by_the_chain_match_its_grammar() -> None:
+    st, text = build("brackets", "lines", "text")
+    assert st.toolchain is not None
+    calls = st.toolchain.example_calls()
+    assert [call.tool for call in calls] == ["calculator", "search"]
+    assert calls[0].args == {"expression": "6 * 7"}
+    written = st.format.format_sections(
+        [
+            FormattedSection("thinking", "go"),
+            FormattedSection("action", st.toolchain.format_calls(calls)),
+        ]
+    )
+    assert GrammarMatcher(text).matches(written), written
+    assert json.loads(st.toolchain.format_calls(calls[:1])) == {
+        "tool": "calculator",
+        "args": {"expression": "6 * 7"},
+    }

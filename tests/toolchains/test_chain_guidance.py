@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from typing import Annotated, Literal
 
 import yaml
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
+from pydantic import Field
 
 from gent_core.callparse import read_json_calls
 from gent_core.guidance import example_arguments
@@ -29,9 +32,10 @@ def convert(amount: float, unit: str = "celsius", exact: bool = False) -> float:
 def test_json_guidance_shows_the_syntax_an_example_and_every_tool() -> None:
     chain = JSONToolChain([search, convert])
     lines = chain.guidance.splitlines()
-    assert lines[1] == '{"tool": "search", "args": {"query": "<query>"}}'
+    assert lines[1] == '{"tool": "search", "args": {"query": "example query"}}'
+    assert lines[1] == chain.format_calls(chain.example_calls()[:1])
     assert json.loads(lines[3]) == [
-        {"tool": "search", "args": {"query": "<query>"}},
+        {"tool": "search", "args": {"query": "example query"}},
         {"tool": "convert", "args": {"amount": 2.5}},
     ]
     assert lines[-2:] == [f"- {describe_tool(search)}", f"- {describe_tool(convert)}"]
@@ -46,7 +50,7 @@ def test_yaml_guidance_examples_are_valid_calls() -> None:
     chain = YAMLToolChain([search, convert])
     text = chain.guidance
     single = text.split("for example:\n", 1)[1].split("\nTo call several", 1)[0]
-    assert yaml.safe_load(single) == {"tool": "search", "args": {"query": "<query>"}}
+    assert yaml.safe_load(single) == {"tool": "search", "args": {"query": "example query"}}
     several = text.split("list of calls:\n", 1)[1].split("\nWrite multi-line", 1)[0]
     assert [call.tool for call in chain.parse(several)] == ["search", "convert"]
     assert f"- {describe_tool(convert)}" in text
@@ -71,3 +75,42 @@ def test_example_arguments_prefer_schema_examples_and_defaults() -> None:
 
     pick.parameters["properties"]["colour"]["examples"] = ["red"]
     assert example_arguments(pick) == {"colour": "red", "size": 3}
+
+
+def test_example_values_are_concrete_never_placeholders() -> None:
+    @tool
+    def clock(
+        timezone: Annotated[
+            str | None, Field(description="an IANA time zone such as Europe/Paris; or local")
+        ] = None,
+    ) -> str:
+        """Tell the time."""
+        return timezone or ""
+
+    @tool
+    def note(title: str, when: dt.date, mood: Literal["calm", "busy"], pages: list[int]) -> str:
+        """Write a note."""
+        return title
+
+    assert example_arguments(clock) == {"timezone": "Europe/Paris"}
+    assert example_arguments(note) == {
+        "title": "example title",
+        "when": "2024-05-01",
+        "mood": "calm",
+        "pages": [3],
+    }
+    note.validate_arguments(example_arguments(note))
+
+
+def test_a_tool_without_required_arguments_or_examples_gets_no_arguments() -> None:
+    @tool
+    def roll(sides: int = 6) -> int:
+        """Roll a die."""
+        return sides
+
+    @tool
+    def pause(seconds: float | None = None) -> None:
+        """Pause."""
+
+    assert example_arguments(roll) == {"sides": 6}  # its default is a concrete example
+    assert example_arguments(pause) == {}

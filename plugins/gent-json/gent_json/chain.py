@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gent_core.callparse import read_json_calls
-from gent_core.guidance import example_calls
+from gent_core.guidance import NEUTRAL_CALL
 from gent_core.serialize import dumps_json
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.base import Tool
 
+if TYPE_CHECKING:
+    from gent_core.grammar import GrammarBuilder
+
 __all__ = ["JSONToolChain"]
-
-
-def _call_json(name: str, arguments: dict[str, Any]) -> str:
-    return json.dumps({"tool": name, "args": arguments}, ensure_ascii=False)
 
 
 class JSONToolChain(ToolChain):
@@ -46,15 +45,17 @@ class JSONToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The JSON call syntax with an example, then every tool with its arguments."""
-        examples = example_calls(self.tools, count=2)
+        examples = self.example_calls() or [NEUTRAL_CALL]
         lines = [
             'Call tools by writing JSON: an object with "tool" (the tool\'s name) and "args" '
             "(its arguments), for example:",
-            _call_json(*examples[0]),
+            self.format_calls(examples[:1]),
         ]
         if len(examples) > 1:
-            calls = ", ".join(_call_json(name, arguments) for name, arguments in examples)
-            lines += ["To call several tools at once, write a list of calls:", f"[{calls}]"]
+            lines += [
+                "To call several tools at once, write a list of calls:",
+                self.format_calls(examples),
+            ]
         lines += [
             "Write only the JSON here. Each result comes back in the observation, in a "
             "section named after the tool.",
@@ -72,6 +73,25 @@ class JSONToolChain(ToolChain):
             MissingToolNameError: A call does not name its tool.
         """
         return read_json_calls(content, section=self.name)
+
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        """One call as a JSON object on one line, several as a list of them:
+        ``{"tool": "search", "args": {"query": "cats"}}``.
+
+        Raises:
+            ValueError: When an argument is not JSON (a set, NaN...).
+        """
+        objects = [{"tool": call.tool, "args": call.args} for call in calls]
+        value: Any = objects[0] if len(objects) == 1 else objects
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str:
+        """One JSON call object, or a list of up to four, of the chain's tools with arguments
+        valid for their schemas (see :func:`gent_json.grammar.json_calls`).
+        """
+        from gent_json.grammar import json_calls
+
+        return json_calls(builder, self.tools)
 
     def format_output(self, output: Any) -> str:
         """A string as it is; anything else as JSON (pydantic models, dataclasses...)."""

@@ -44,6 +44,7 @@ Nesting
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
@@ -51,6 +52,9 @@ from gent_core.sections import FormattedSection, ParseResult, Section, section_n
 from gent_core.textscan import format_attributes
 from gent_markdown.lines import MAX_LINE_LENGTH, needs_verbatim, verbatim_block
 from gent_markdown.scanner import MarkdownScanner
+
+if TYPE_CHECKING:
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["MarkdownFormat"]
 
@@ -178,6 +182,12 @@ class MarkdownFormat(TextFormat):
         stops = [f"\n{hashes} {name}", f"\n{hashes} {name[:1].upper()}{name[1:]}"]
         return list(dict.fromkeys(stops))
 
+    def restore_after_stop(self, name: str) -> str:
+        r"""The line end that the stop sequence (``"\n# observation"``) took from the
+        section's last line: a section's text keeps it (a YAML block scalar needs it).
+        """
+        return "\n"
+
     # ------------------------------------------------------------------ formatting
 
     def format_section(
@@ -222,3 +232,13 @@ class MarkdownFormat(TextFormat):
         if needs_verbatim(content):
             content = verbatim_block(content)
         return f"{header}\n{content}"
+
+    # ------------------------------------------------------------------ grammar
+
+    def grammar_text(self, builder: GrammarBuilder) -> str:
+        """Free text that can neither open nor close a section (see
+        :func:`gent_markdown.grammar.markdown_text`).
+        """
+        from gent_markdown.grammar import markdown_text
+
+        return markdown_text(builder)

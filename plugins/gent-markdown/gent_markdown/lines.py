@@ -115,31 +115,31 @@ def verbatim_block(content: str) -> str:
 
 
 def unwrap_verbatim(raw: str) -> str:
-    """Return a section's content from its raw text: trimmed, a verbatim block undone.
+    """Return a section's text from its raw text, a verbatim block undone, *not* trimmed.
 
     When the raw text (ignoring surrounding blank space) is exactly one fenced code block
-    whose info string is ``verbatim``, the content is the text inside the fence; otherwise it
-    is the raw text trimmed.
+    whose info string is ``verbatim``, the text is what is inside the fence (its last line
+    end included); otherwise it is the raw text as it is.
     """
     body = raw.rstrip()
     first = len(body) - len(body.lstrip())
     if first >= len(body) or body[first] not in "`~":
-        return body.strip()
+        return raw
     first_end = body.find("\n", first)
     if first_end < 0:
-        return body.strip()
+        return raw
     line_start = body.rfind("\n", 0, first) + 1
     if first_end - line_start > MAX_LINE_LENGTH:
-        return body.strip()
+        return raw
     opened = fence_open(body[line_start:first_end])
     if opened is None or opened[2] != VERBATIM:
-        return body.strip()
+        return raw
     char, size, _ = opened
     for match in _CLOSE_CANDIDATE.finditer(body, first_end + 1):
         run = match.group(1)
         if run[0] != char or len(run) < size or match.end() - match.start() > MAX_LINE_LENGTH:
             continue
         if match.end() != len(body):
-            return body.strip()
-        return body[first_end + 1 : match.start()].strip()
-    return body.strip()
+            return raw
+        return body[first_end + 1 : match.start()]
+    return raw

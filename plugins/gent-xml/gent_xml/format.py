@@ -52,12 +52,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
 from gent_core.textscan import format_attributes, name_table
 from gent_xml.scanner import CDATA_CLOSE, CDATA_OPEN, MAX_TAG_LENGTH, XMLScanner
+
+if TYPE_CHECKING:
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["MAX_TAG_LENGTH", "XMLFormat"]
 
@@ -198,3 +202,13 @@ class XMLFormat(TextFormat):
             children = self.format_sections(section.children)
             content = f"{content}\n{children}" if content.strip() else children
         return self.format_section(section.name, content, attributes=section.attributes)
+
+    # ------------------------------------------------------------------ grammar
+
+    def grammar_text(self, builder: GrammarBuilder) -> str:
+        """Free text that can neither open nor close a section (see
+        :func:`gent_xml.grammar.xml_text`).
+        """
+        from gent_xml.grammar import xml_text
+
+        return xml_text(builder)

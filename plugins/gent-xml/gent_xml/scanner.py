@@ -51,27 +51,27 @@ _UNDECIDED: _Tag = (_MAYBE, 0, "", EMPTY_ATTRIBUTES)
 
 
 def unwrap_cdata(raw: str) -> str:
-    """Return a section's content from its raw text: trimmed, leading CDATA blocks undone.
+    """Return a section's text from its raw text, leading CDATA blocks undone, *not* trimmed.
 
     When the raw text (ignoring surrounding whitespace) is one or more adjacent
-    ``<![CDATA[...]]>`` blocks, the content is their inner text joined, then trimmed;
-    otherwise it is the raw text trimmed (CDATA markers kept as written).
+    ``<![CDATA[...]]>`` blocks, the text is their inner text joined; otherwise it is the raw
+    text as it is (CDATA markers kept as written).
     """
     text = raw.lstrip()
     if not text.startswith(CDATA_OPEN):
-        return raw.strip()
+        return raw
     parts: list[str] = []
     pos = 0
     while text.startswith(CDATA_OPEN, pos):
         end = text.find(CDATA_CLOSE, pos + len(CDATA_OPEN))
         if end < 0:
-            return raw.strip()
+            return raw
         parts.append(text[pos + len(CDATA_OPEN) : end])
         pos = end + len(CDATA_CLOSE)
     rest = text[pos:]
     if rest and not rest.isspace():
-        return raw.strip()
-    return "".join(parts).strip()
+        return raw
+    return "".join(parts)
 
 
 @functools.lru_cache(maxsize=128)

@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gent_core.guidance import example_calls
+from gent_core.guidance import NEUTRAL_CALL
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.base import Tool
 from gent_yaml.calls import read_yaml_calls
 from gent_yaml.dump import dump_yaml
 from gent_yaml.loader import MAX_NODES
+from gent_yaml.write import format_yaml_calls
+
+if TYPE_CHECKING:
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["YAMLToolChain"]
-
-
-def _indented(text: str, prefix: str) -> str:
-    return "\n".join(prefix + line for line in text.splitlines())
-
-
-def _call_yaml(name: str, arguments: dict[str, Any], *, item: bool = False) -> str:
-    lines = [f"tool: {name}"]
-    if arguments:
-        lines += ["args:", _indented(dump_yaml(arguments), "  ")]
-    text = "\n".join(lines)
-    return _indented(text, "  ").replace("  ", "- ", 1) if item else text
 
 
 class YAMLToolChain(ToolChain):
@@ -54,15 +46,15 @@ class YAMLToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The YAML call syntax with an example, then every tool with its arguments."""
-        examples = example_calls(self.tools, count=2)
+        examples = self.example_calls() or [NEUTRAL_CALL]
         lines = [
             'Call tools by writing YAML: a mapping with "tool" (the tool\'s name) and "args" '
             "(its arguments), for example:",
-            _call_yaml(*examples[0]),
+            self.format_calls(examples[:1]).rstrip("\n"),
         ]
         if len(examples) > 1:
             lines.append("To call several tools at once, write a list of calls:")
-            lines += [_call_yaml(name, arguments, item=True) for name, arguments in examples]
+            lines.append(self.format_calls(examples).rstrip("\n"))
         lines += [
             'Write multi-line text as a block: "content: |" followed by the lines, indented.',
             "Write only the YAML here. Each result comes back in the observation, in a "
@@ -90,6 +82,24 @@ class YAMLToolChain(ToolChain):
         return read_yaml_calls(
             content, schemas=self._schema_of, section=self.name, max_nodes=self.max_nodes
         )
+
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        """One call as a mapping, several as a block list, argument values in JSON flow
+        syntax and multi-line strings as literal blocks (see
+        :func:`gent_yaml.write.format_yaml_calls`).
+
+        Raises:
+            ValueError: For a value YAML cannot carry exactly (NaN, infinity).
+        """
+        return format_yaml_calls(calls)
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str:
+        """One call mapping, or a block list of up to four, of the chain's tools with
+        arguments valid for their schemas (see :func:`gent_yaml.grammar.yaml_calls`).
+        """
+        from gent_yaml.grammar import yaml_calls
+
+        return yaml_calls(builder, self.tools)
 
     def format_output(self, output: Any) -> str:
         """A string as it is; anything else as YAML (block style for multi-line text)."""

@@ -10,10 +10,54 @@ fixtures in :mod:`gent_core.testing.pytest_plugin` are available in any test sui
 Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outputs),
 :func:`stream_parse` (feed a format's incremental parser chunk by chunk) and
 :func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool).
+
+The conformance kit (:mod:`gent_core.testing.conformance`): :class:`FormatConformance`,
+:class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
+plugin's tests subclass to check its component against the contract (they need
+``hypothesis``, loaded on first use).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gent_core.lazy import export_names, load_export
 from gent_core.testing.helpers import PluginSandbox, stream_parse
 from gent_core.testing.scripted import ScriptedModel
 from gent_core.testing.tools import run_tool, run_tool_sync
 
-__all__ = ["PluginSandbox", "ScriptedModel", "run_tool", "run_tool_sync", "stream_parse"]
+_EXPORTS: dict[str, str] = {
+    "ChainConformance": "gent_core.testing.conformance",
+    "FormatConformance": "gent_core.testing.conformance",
+    "KIT_TOOLS": "gent_core.testing.conformance",
+    "TerminationConformance": "gent_core.testing.conformance",
+}
+
+if TYPE_CHECKING:
+    from gent_core.testing.conformance import (
+        KIT_TOOLS,
+        ChainConformance,
+        FormatConformance,
+        TerminationConformance,
+    )
+
+__all__ = [
+    "KIT_TOOLS",
+    "ChainConformance",
+    "FormatConformance",
+    "PluginSandbox",
+    "ScriptedModel",
+    "TerminationConformance",
+    "run_tool",
+    "run_tool_sync",
+    "stream_parse",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the conformance kit on first use (PEP 562): it needs hypothesis."""
+    return load_export(__name__, _EXPORTS, globals(), name)
+
+
+def __dir__() -> list[str]:
+    return export_names(_EXPORTS, globals())

@@ -1,0 +1,100 @@
+"""``gent mcp-serve CONFIG``: serve an agent config's tools as an MCP server.
+
+Over stdio by default (an MCP client starts ``gent mcp-serve agent.yaml`` as its server
+command), or over streamable HTTP with ``--http HOST:PORT`` (endpoint ``/mcp``). The config's
+tools, including those of its toolsets, are served; see :mod:`gent_mcp.serve`. The model of
+the config is never loaded or called.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+from gent_core.errors import GentError
+
+if TYPE_CHECKING:
+    from gent_core.agent import Agent
+
+__all__ = ["add_arguments", "parse_address", "run"]
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8000`` for IPv6) -> ``(host, port)``.
+
+    Raises:
+        argparse.ArgumentTypeError: Saying what is accepted.
+    """
+    host, separator, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not separator or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. 127.0.0.1:8000, got {text!r}")
+    return host, int(port)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``gent mcp-serve``."""
+    parser.add_argument("config", help="the agent config whose tools are served")
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        type=parse_address,
+        help="serve over streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    )
+    parser.add_argument("--path", default="/mcp", help="the HTTP endpoint's path (default: /mcp)")
+    parser.add_argument(
+        "--cwd",
+        metavar="DIR",
+        help="the tools' working directory (default: the config's working_directory, "
+        "else the current directory)",
+    )
+
+
+async def _serve(agent: Agent, args: argparse.Namespace) -> None:
+    from gent_mcp.serve import build_server
+
+    try:
+        await agent.open()
+        server = build_server(agent)
+        if args.http is None:
+            from mcp.server.stdio import stdio_server
+
+            async with stdio_server() as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+        else:
+            import uvicorn
+
+            host, port = args.http
+            app = server.streamable_http_app(streamable_http_path=args.path, host=host)
+            config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+            print(
+                f"gent mcp-serve: serving {len(agent.toolchain.tools if agent.toolchain else ())}"
+                f" tool(s) at http://{host}:{port}{args.path}",
+                file=sys.stderr,
+                flush=True,
+            )
+            await uvicorn.Server(config).serve()
+    finally:
+        await agent.aclose()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the client disconnects (stdio) or Ctrl-C; 2 on a bad config."""
+    from pathlib import Path
+
+    from gent_core.agent import Agent
+    from gent_core.config import load_config
+
+    try:
+        agent = Agent.from_config(load_config(args.config))
+        if args.cwd is not None:
+            agent.working_directory = Path(args.cwd).resolve()
+        asyncio.run(_serve(agent, args))
+    except GentError as error:
+        print(f"gent mcp-serve: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -18,6 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from natural_helpers import TOOLS, chunks_of, conversation
 
+from gent_core.testing import PluginSandbox
+
 FRAGMENTS = [
     "Let me check. ",
     "\n",
@@ -214,3 +216,28 @@ def test_event_stream_reports_problems_with_the_call() -> None:
     calls = [e for e in events if isinstance(e, ToolCallRead)]
     assert len(calls) == 1 and calls[0].problem is not None and "city" in calls[0].problem
     assert isinstance(events[-1], MessageReady)
+
+
+def test_every_split_with_a_format_and_chain_gives_the_same_result() -> None:
+    sandbox = PluginSandbox()
+    sandbox.load_installed()
+    registry = sandbox.registry()
+    text = (
+        "<thinking>Look it up.</thinking>\n"
+        '<action>{"tool": "get_weather", "args": {"city": "Paris"}}</action>\n'
+        "<observation>\n<get_weather>\nrain\n</get_weather>\n</observation>\nRain."
+    )
+
+    def run(chunks: list[str]) -> Any:
+        reader = TextReader(
+            text_format=registry.create("format", "xml"),
+            chain=registry.create("toolchain", "json", tools=TOOLS),
+        )
+        events = [event for chunk in chunks for event in reader.feed(chunk)] + reader.close()
+        return merged(events)
+
+    whole = run([text])
+    assert [type(m.message).__name__ for m in whole[1]] == ["Message"] * 3
+    assert [m.message.role for m in whole[1]] == ["assistant", "tool", "assistant"]
+    for cut in range(len(text) + 1):
+        assert run([text[:cut], text[cut:]]) == whole

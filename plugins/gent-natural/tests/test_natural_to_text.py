@@ -12,7 +12,7 @@ from gent_natural.native_to_text import convert_to_text, to_text
 from gent_natural.options import NaturalOptions
 from gent_natural.streaming import stream_native_to_text
 from gent_natural.tags import MISSING_RESULT
-from natural_helpers import call, conversation
+from natural_helpers import call, conversation, items_of
 
 from gent_core.formats import TextFormat
 from gent_core.messages import ImagePart, Message, TextPart
@@ -348,3 +348,15 @@ def test_a_turn_the_format_cannot_write_passes_through(caplog: pytest.LogCapture
         result = to_text(messages, text_format=_format("markdown"))
     assert result == messages
     assert "ValueError" in caplog.records[0].getMessage()
+
+
+def test_the_stream_gives_what_the_one_shot_conversion_gives() -> None:
+    orphan = [Message.user("x"), Message.tool_result("nobody", "r"), Message.user("y")]
+    for messages in (conversation(), orphan, conversation() + orphan):
+        for options in (NaturalOptions(), NaturalOptions(enabled=False)):
+
+            async def collect(messages: list[Message] = messages, options: Any = options) -> Any:
+                stream = stream_native_to_text(items_of(messages), options)
+                return [message async for message in stream]
+
+            assert asyncio.run(collect()) == to_text(messages, options)

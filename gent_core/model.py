@@ -127,6 +127,17 @@ class Model(ABC):
         """A short description for logs and the CLI (``"openai gpt-4o-mini"``)."""
         return type(self).__name__
 
+    def render_request(self, request: ModelRequest) -> str | None:
+        """The exact text this back end sends for ``request``, or ``None`` when it cannot say
+        (the default).
+
+        A base-model back end returns the raw prompt (few-shot examples included); a chat
+        back end the messages it sends, as JSON. ``gent describe CONFIG --prompt TASK`` prints
+        it, so a user sees precisely what the model reads.
+        """
+        del request
+        return None
+
     def grammar(self, structure: OutputStructure) -> str | None:
         """The grammar (GBNF) this back end constrains generation with for ``structure``, or
         ``None`` when it does not constrain generation (the default). ``gent describe`` shows it.

@@ -260,17 +260,26 @@ class AgentRun:
 
     # ------------------------------------------------------------------ model
 
-    async def _call_model(self, index: int) -> ModelOutput:
+    def model_request(self) -> ModelRequest:
+        """The request of the next model call: the conversation so far (after the
+        ``gent_transform_messages`` hooks), the stop sequences and the output structure.
+
+        ``gent describe --prompt`` shows what the back end makes of the first one.
+        """
         agent = self.agent
         messages = list(self.messages)
         self._fire("gent_transform_messages", messages=messages)
-        request = ModelRequest(
+        return ModelRequest(
             messages=messages,
             stop=agent.format.stop_sequences(agent.closing_sections()),
             max_tokens=agent.max_tokens,
             temperature=agent.temperature,
             structure=agent.structure(),
         )
+
+    async def _call_model(self, index: int) -> ModelOutput:
+        agent = self.agent
+        request = self.model_request()
         self._fire("gent_before_model_call", request=request)
         output = await stream_model_output(
             agent.model,

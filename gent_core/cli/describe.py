@@ -1,12 +1,28 @@
-"""``gent describe``: print the exact system prompt (and grammar, if any) of a configured agent."""
+"""``gent describe``: print what a configured agent sends its model.
+
+* ``gent describe CONFIG``: the exact system prompt; then, when the model back end constrains
+  generation, its grammar and what constrains each section (sections a component offers no
+  grammar for are named as unconstrained, with the reason), or why no grammar is used.
+* ``gent describe CONFIG --prompt TASK``: instead of the system prompt, the exact text the back
+  end sends for that task (``Model.render_request``): a base model's raw prompt, few-shot
+  example included; a chat API's messages as JSON.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
+
+if TYPE_CHECKING:
+    from gent_core.agent import Agent
+    from gent_core.model import OutputStructure
 
 __all__ = ["add_arguments", "run"]
 
@@ -14,10 +30,66 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent describe``."""
     parser.add_argument("config", metavar="CONFIG", help="the agent's YAML config file")
+    parser.add_argument(
+        "--prompt",
+        metavar="TASK",
+        help="print the exact text the model back end sends for TASK (a base model's raw "
+        "prompt with its few-shot example, or a chat API's messages) instead of the system "
+        "prompt",
+    )
+
+
+class _Warnings(logging.Handler):
+    """Collects the warnings gent's loggers emit (a grammar dropped, and why)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def _collected_warnings() -> Iterator[list[str]]:
+    logger = logging.getLogger("gent")
+    handler = _Warnings()
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield handler.messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def _request_text(agent: Agent, task: str) -> str | None:
+    """What the back end sends for the first step of ``task``."""
+    from gent_core.agent.run import AgentRun
+    from gent_core.context import ExecutionContext
+
+    context = ExecutionContext(
+        working_directory=agent.working_directory,
+        limits=agent.limits,
+        plugin_manager=agent.run_hooks(),
+    )
+    run = AgentRun(agent, task, context, lambda event: None, None)
+    return agent.model.render_request(run.model_request())
+
+
+def _coverage(structure: OutputStructure, grammar: str) -> list[str]:
+    """What constrains each section, when ``grammar`` is gent's agent grammar."""
+    from gent_core.grammar.agent import agent_grammar
+
+    try:
+        built = agent_grammar(structure)
+    except Exception:  # noqa: BLE001 - the back end built its grammar some other way
+        return []
+    return built.explain() if built.text == grammar else []
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the system prompt, then the grammar when the model constrains generation."""
+    """Print the system prompt (or the request for ``--prompt``), then the grammar."""
     from gent_core.agent import Agent
     from gent_core.config import load_config
 
@@ -29,19 +101,43 @@ def run(args: argparse.Namespace) -> int:
             await agent.aclose()
 
     output = Output()  # secrets masked, control characters shown (gent_core.cli.output)
+    request: str | None = None
     try:
         loaded = load_config(args.config)
         output = Output(loaded.redactor)
         agent = Agent.from_config(loaded)
         if agent.toolsets:
             asyncio.run(open_and_close(agent))
-        grammar = agent.model.grammar(agent.structure())
+        structure = agent.structure()
+        with _collected_warnings() as warnings:
+            grammar = agent.model.grammar(structure)
+            if args.prompt is not None:
+                request = _request_text(agent, args.prompt)
     except GentError as error:
         output.error("gent describe", str(error))
         return 2
-    output.line("# System prompt\n")
-    output.line(agent.system_prompt())
+    if args.prompt is not None and request is not None:
+        output.line(f"# Request sent by {agent.model.describe()}\n")
+        output.line(request)
+    else:
+        if args.prompt is not None:
+            output.line(
+                f"gent describe: note: the {agent.model.describe()} back end does not show its "
+                "requests (Model.render_request); showing the system prompt",
+                err=True,
+            )
+        output.line("# System prompt\n")
+        output.line(agent.system_prompt())
     if grammar:
         output.line("\n# Grammar (GBNF)\n")
         output.line(grammar)
+        coverage = _coverage(structure, grammar)
+        if coverage:
+            output.line("\n# What constrains each section\n")
+            for line in coverage:
+                output.line(line)
+    elif warnings:
+        output.line("\n# Grammar\n")
+        for message in dict.fromkeys(warnings):
+            output.line(f"none: {message}")
     return 0

@@ -99,7 +99,7 @@ class _Builder:
         self._conservative: str | None = None
         own = text_format.grammar_text(self.builder)
         if own is not None:
-            self.text = self.builder.add("text", own)
+            self.text = self.rule("text", own)
             self.text_note = f"free text, from grammar_text of {_label('format', text_format)}"
         else:
             self.text = self.conservative()
@@ -107,6 +107,10 @@ class _Builder:
                 f"free text, conservative: {_label('format', text_format)} offers no "
                 "grammar_text, so the rule only keeps the format's delimiters out"
             )
+
+    def rule(self, name: str, expression: str) -> str:
+        """``expression`` as a rule: itself when it already names one, else a new rule."""
+        return expression if self.builder.has(expression) else self.builder.add(name, expression)
 
     @property
     def format(self) -> TextFormat:
@@ -134,7 +138,7 @@ class _Builder:
             return None
         own = chain.grammar_calls(self.builder)
         if own is not None:
-            calls = self.builder.add("calls", own)
+            calls = self.rule("calls", own)
             note = (
                 "calls of the agent's tools with valid arguments, from grammar_calls of "
                 f"{_label('tool chain', chain)}"
@@ -152,7 +156,7 @@ class _Builder:
             return None
         own = termination.grammar_answer(self.builder)
         if own is not None:
-            body = self.builder.add("answer-body", own)
+            body = self.rule("answer-body", own)
             note = f"from grammar_answer of {_label('termination', termination)}"
             return self.section(termination.name, body, True, note)
         return self.section(termination.name, self.text, True, self.text_note)

@@ -47,7 +47,8 @@ def test_describe_prints_the_prompt_and_the_grammar(capsys: pytest.CaptureFixtur
 
     assert main(["describe", str(ROOT / "examples" / "calculator.yaml")]) == 0
     out = capsys.readouterr().out
-    prompt, _, grammar = out.partition("\n# Grammar (GBNF)\n\n")
+    prompt, _, rest = out.partition("\n# Grammar (GBNF)\n\n")
+    grammar = rest.partition("\n# What constrains each section\n")[0]
     assert prompt.startswith("# System prompt\n\nYou are a capable assistant")
     assert "calculator(expression: string" in prompt
     assert grammar.startswith("root ::=")

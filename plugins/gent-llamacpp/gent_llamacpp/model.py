@@ -194,8 +194,12 @@ class LlamaCppModel(Model):
     # ----------------------------------------------------------------- generation
 
     def prompt_for(self, request: ModelRequest) -> str:
-        """The raw prompt sent for ``request`` (see :mod:`gent_llamacpp.prompt`)."""
+        """The raw prompt sent for ``request`` (see :mod:`gent_core.base_prompt`)."""
         return render_prompt(request.messages, request.structure, few_shot=self.options.few_shot)
+
+    def render_request(self, request: ModelRequest) -> str:
+        """The raw prompt the model reads for ``request``, few-shot example included."""
+        return self.prompt_for(request)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
         """Generate for ``request`` chunk by chunk; the last chunk has usage and finish reason.

@@ -10,11 +10,11 @@ import zlib
 import pytest
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, llama_accepts, make_structure
 
-from gent_core.base_prompt import render_calls
 from gent_core.grammar import build_agent_grammar, check_gbnf
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sample import sample
 from gent_core.terminations.typed import JSONTermination
+from gent_core.toolchain import ToolCall
 
 COMBINATIONS = list(itertools.product(FORMATS, CHAINS, ["text", "json"]))
 
@@ -48,7 +48,7 @@ def test_every_output_the_grammar_allows_parses(fmt: str, chain: str, term: str)
         assert names in (["thinking", "action"], ["thinking", "answer"]), output
         assert all(section.complete for section in parsed), output
         endings.add(names[1])
-        content = parsed.sections[1].content
+        content = parsed.sections[1].untrimmed
         if names[1] == "action":
             calls = structure.toolchain.parse(content)
             assert calls, output
@@ -63,12 +63,16 @@ def test_every_output_the_grammar_allows_parses(fmt: str, chain: str, term: str)
 def test_calls_written_for_the_few_shot_prompt_match_the_grammar(fmt: str, chain: str) -> None:
     structure = make_structure(fmt, chain)
     assert structure.toolchain is not None
-    calls = [("search", {"query": "cats", "limit": 2}), ("plot", {"points": [{"x": 1, "y": 2.5}]})]
-    for chosen in (calls[:1], calls):
-        written = render_calls(structure.toolchain, chosen)
-        assert written is not None
+    calls = [
+        ToolCall("search", {"query": "cats", "limit": 2}),
+        ToolCall("plot", {"points": [{"x": 1, "y": 2.5}]}),
+    ]
+    for chosen in (calls[:1], calls, structure.toolchain.example_calls()):
+        written = structure.toolchain.format_calls(chosen)
         parsed = structure.toolchain.parse(written)
-        assert [(call.tool, call.args) for call in parsed] == chosen
+        assert [(call.tool, call.args) for call in parsed] == [
+            (call.tool, call.args) for call in chosen
+        ]
         text = "\n".join(
             [
                 structure.format.format_section("thinking", "I will search."),

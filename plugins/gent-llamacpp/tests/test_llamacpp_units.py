@@ -18,6 +18,7 @@ from gent_core.errors import ConfigError
 from gent_core.grammar import build_agent_grammar
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
+from gent_core.model import ModelRequest
 from gent_core.schema_examples import example_arguments
 from gent_core.sections import FormattedSection
 from gent_core.terminations.typed import JSONTermination
@@ -105,6 +106,15 @@ def test_few_shot_prompt_shows_a_real_call_in_the_agents_own_format(fmt: str, ch
     )
     assert matcher.matches(first) and matcher.matches(second)
     assert prompt.endswith("\n")
+
+
+def test_render_request_is_the_raw_prompt_few_shot_included() -> None:
+    structure = make_structure("markdown", "yaml")
+    request = ModelRequest([Message.system("Sys."), Message.user("Q?")], structure=structure)
+    model = LlamaCppModel(few_shot=True)
+    assert model.render_request(request) == render_prompt(request.messages, structure)
+    assert "Example of the format:" in model.render_request(request)
+    assert "Example of the format:" not in LlamaCppModel(few_shot=False).render_request(request)
 
 
 def test_conversation_keeps_outputs_and_observations_as_written() -> None:

@@ -183,6 +183,16 @@ class OpenAIModel(Model):
         body.update(o.extra_body)
         return body
 
+    def render_request(self, request: ModelRequest) -> str:
+        """The text sent for ``request``: the raw prompt with the completions API (few-shot
+        example included when the agent has a structure), the messages as JSON with the chat
+        API.
+        """
+        body = self.request_body(request, stream=False)
+        if "messages" in body:
+            return json.dumps(body["messages"], indent=2, ensure_ascii=False)
+        return str(body["prompt"])
+
     def grammar(self, structure: OutputStructure | None) -> str | None:
         """The GBNF grammar sent with requests (option ``grammar``, for llama.cpp servers), or
         ``None``; a grammar that fails gent's checker is not sent (with a warning).

@@ -110,6 +110,27 @@ def test_completion_prompt_is_a_transcript_ending_with_the_assistant_turn() -> N
     assert prompt == "Sys.\n\nUser: Q1\n\nAssistant: A1\n\nUser: Q2\n\nAssistant:"
 
 
+def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
+    from gent_core.base_prompt import render_prompt
+    from gent_core.model import OutputStructure
+    from gent_core.sections import TextSection
+    from gent_core.terminations.text import TextTermination
+    from gent_core.testing import PluginSandbox
+
+    sandbox = PluginSandbox()
+    sandbox.load_installed()
+    text_format = sandbox.registry().create("format", "xml")
+    answer = TextTermination()
+    structure = OutputStructure(text_format, [TextSection("thinking"), answer], None, answer)
+    messages = [Message.system("Sys."), Message.user("Q?")]
+    request = ModelRequest(messages, structure=structure)
+    chat = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="chat")
+    assert json.loads(chat.render_request(request)) == chat_messages(messages, images=False)
+    completions = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="completions")
+    assert completions.render_request(request) == render_prompt(messages, structure)
+    assert "Example of the format:" in completions.render_request(request)
+
+
 def test_sse_reader_joins_multiline_data_and_skips_comments() -> None:
     async def lines() -> AsyncIterator[str]:
         for line in [

@@ -143,16 +143,23 @@ def _read(path: str) -> tuple[str, str]:
         ) from None
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON value")
+
+
 def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
     """The messages as data, and the line each starts on (for messages)."""
+    import functools
     import json
+
+    loads = functools.partial(json.loads, parse_constant=_not_json)
 
     stripped = text.lstrip()
     if not stripped:
         raise InputError(f"{name} is empty. {_ACCEPTED}")
     if stripped.startswith("["):
         try:
-            data = json.loads(text)
+            data = loads(text)
         except ValueError as error:
             raise InputError(f"{name} is not valid JSON: {error}. {_ACCEPTED}") from None
         if not isinstance(data, list):
@@ -164,7 +171,7 @@ def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
         if not line.strip():
             continue
         try:
-            messages.append(json.loads(line))
+            messages.append(loads(line))
         except ValueError as error:
             raise InputError(
                 f"{name}, line {number}: not a JSON value ({error}). {_ACCEPTED}"
@@ -238,10 +245,10 @@ def _convert(args: argparse.Namespace, messages: list[Message]) -> tuple[list[Me
 
 def run(args: argparse.Namespace) -> int:
     """Convert the input and print it; return 0, or 1 on bad input."""
-    import json
     import logging
 
     from gent_core.openai_messages import messages_to_openai
+    from gent_core.serialize import write_json
 
     # the problems are printed below; the library's warnings would repeat them
     logging.getLogger("gent_natural").addHandler(logging.NullHandler())
@@ -254,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     for problem in conversion.problems:
         print(f"gent convert: warning: {problem}", file=sys.stderr)
-    print(json.dumps(messages_to_openai(converted), indent=2, ensure_ascii=False))
+    print(write_json(messages_to_openai(converted), indent=2))
     verb = "written as text" if args.to == "text" else "read into native messages"
     print(
         f"gent convert: {conversion.transformed} messages {verb}, "

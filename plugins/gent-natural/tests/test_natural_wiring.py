@@ -208,6 +208,7 @@ def test_convert_with_a_format_and_tool_checks(
     [
         ("", [], "standard input is empty. Accepted input: a JSON array"),
         ("[{]", [], "standard input is not valid JSON"),
+        ('[{"role": "user", "content": NaN}]', [], "NaN is not a JSON value"),
         (
             '{"role": "user", "content": "a"}\n{"role": 1}\n',
             [],

@@ -31,11 +31,14 @@ def lookup_format(name: str) -> TextFormat:
     Raises:
         GentError: No such format is installed (listing the installed ones).
     """
+    from gent_core.formats import TextFormat
     from gent_core.plugins.manager import get_plugin_manager
     from gent_core.plugins.registry import Registry
 
     created = Registry.from_plugin_manager(get_plugin_manager()).create("format", name)
-    return created  # type: ignore[no-any-return]
+    if not isinstance(created, TextFormat):
+        raise GentError(f"the format {name!r} is not a TextFormat; its plugin is broken")
+    return created
 
 
 class NaturalMiddleware:

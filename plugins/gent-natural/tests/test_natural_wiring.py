@@ -45,6 +45,17 @@ def test_the_plugin_registers_chain_middleware_and_command(gent_plugins: PluginS
     assert middleware.options.separator == "***"
 
 
+def test_middleware_writes_a_configured_formats_sections() -> None:
+    middleware = NaturalMiddleware(format="markdown")
+    messages = conversation()[:5]
+    middleware.gent_transform_messages(messages, None)  # type: ignore[arg-type]
+    assert messages[2].text.startswith(
+        'Let me check both cities.\n# tool_call {name="get_weather"}'
+    )
+    with pytest.raises(GentError, match="nope"):
+        NaturalMiddleware(format="nope")
+
+
 def test_middleware_options_are_checked() -> None:
     with pytest.raises(GentError, match="unknown natural option"):
         NaturalMiddleware(pretty=True)

@@ -4,8 +4,9 @@
   and ``role: tool`` results) as ``<tool_call name="X">`` / ``<tool_response name="X">`` text;
 * :func:`to_native` reads the calls written in text (tags, the Hermes/Qwen form, or gent's
   own action sections) back into native messages;
-* :func:`stream_text_to_native`, :func:`stream_text_events` and
-  :func:`stream_native_to_text` do the same on async streams;
+* :func:`stream_text_to_native`, :func:`stream_text_events`,
+  :func:`stream_native_to_text` and :func:`stream_deltas_to_text` (a natively streamed reply's
+  OpenAI deltas) do the same on async streams;
 * :class:`NaturalToolChain` (the ``natural`` tool chain) lets gent's own loop run models
   that write ``<tool_call>`` tags; :class:`NaturalMiddleware` (``natural: true`` in an agent
   config) turns a native history into text before the model sees it.
@@ -32,6 +33,7 @@ _EXPORTS = {
     "stream_text_events": "gent_natural.streaming",
     "stream_text_to_native": "gent_natural.streaming",
     "stream_native_to_text": "gent_natural.streaming",
+    "stream_deltas_to_text": "gent_natural.deltas",
     "MessageReady": "gent_natural.events",
     "ProseDelta": "gent_natural.events",
     "ToolCallRead": "gent_natural.events",
@@ -39,6 +41,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from gent_natural.deltas import stream_deltas_to_text
     from gent_natural.events import MessageReady, ProseDelta, ToolCallRead, ToolResponseRead
     from gent_natural.native_to_text import TextConversion, convert_to_text, to_text
     from gent_natural.options import NaturalOptions
@@ -62,6 +65,7 @@ __all__ = [
     "convert_to_native",
     "convert_to_text",
     "read_text",
+    "stream_deltas_to_text",
     "stream_native_to_text",
     "stream_text_events",
     "stream_text_to_native",

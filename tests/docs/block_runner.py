@@ -4,6 +4,7 @@ Usage: ``python block_runner.py PAGE RESULTS_FILE`` with a JSON list of ``{"code
 standard input. Writes a JSON list of ``{"stdout", "error"}``, one per block that ran, to
 RESULTS_FILE; stops at the first block that raises. Each block is compiled with its page's
 name and line numbers, so a traceback points at the page; top-level ``await`` is allowed.
+As with ``python -c``, modules in the working directory are importable.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def run_blocks(page: str, blocks: list[dict[str, Any]]) -> list[dict[str, str | 
 
 
 def main() -> None:
+    # Like ``python -c``: the working directory, not this file's folder, is importable.
+    sys.path[0] = ""
     page, results_file = sys.argv[1], Path(sys.argv[2])
     blocks = json.loads(sys.stdin.read())
     results_file.write_text(json.dumps(run_blocks(page, blocks)), encoding="utf-8")

@@ -124,6 +124,8 @@ class Agent:
         self.toolset_origins: dict[int, Location] = {}
         self._opened: list[Toolset] = []
         self._toolset_tools: list[str] = []
+        self.toolset_tools: dict[str, Toolset] = {}
+        """The tools added by the open toolsets, by name, with the toolset of each."""
         self._tools_open = False
         self.max_tokens = max_tokens
         self.temperature = temperature
@@ -260,6 +262,7 @@ class Agent:
             if self.toolchain is not None:
                 self.toolchain.remove_tool(name)
         self._toolset_tools = []
+        self.toolset_tools = {}
         self.withheld_tools = []
         for toolset in self.toolsets:
             try:
@@ -282,6 +285,7 @@ class Agent:
                     tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
                 self.toolchain.add_tool(tool)
                 self._toolset_tools.append(tool.name)
+                self.toolset_tools[tool.name] = toolset
         self._tools_open = True
 
     def _warn_withheld(self, toolset: Toolset, names: list[str]) -> None:

@@ -28,6 +28,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("gent_core.cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core.cli.plugins", "list installed plugins and what they supply"),
     "eval": ("gent_core.cli.eval", "measure how well agent configurations solve a suite of tasks"),
+    "tools": ("gent_core.cli.tools", "list installed tools, or show one tool's schema"),
+    "call": ("gent_core.cli.call", "run one tool from the shell, without a model"),
 }
 
 
@@ -116,7 +118,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(args._module)
-    code: int = module.run(args)
+    try:
+        code: int = module.run(args)
+    except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
+        import contextlib
+        import os
+
+        # Python flushes stdout again at exit; point it at devnull so that cannot fail too.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return code
 
 

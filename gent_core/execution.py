@@ -16,6 +16,16 @@ Every tool chain executes through :func:`execute_calls`, so every chain behaves 
   cut to ``limits.max_tool_output_chars``, put in a section named after the tool and wrapped
   in the format's observation. Errors read ``Error: <model message>`` in the observation and
   stay available in :attr:`~gent_core.toolchain.ToolChainResult.errors`.
+
+**The tool boundary** (:mod:`gent_core.tools.guard`): *anything* a tool (or a hook, a
+validator, a formatter) does becomes an error result for that call: ``SystemExit``, a bare
+``BaseException``, a malformed :class:`~gent_core.tools.result.ToolResult`, a task that
+swallows its cancellation after a timeout (it is closed after a grace period, and can never
+keep the process from exiting). Only ``KeyboardInterrupt`` stops the run.
+
+**Bounds.** An action holds at most ``limits.max_calls_per_action`` calls
+(:class:`TooManyCallsError`: nothing runs, the model is told); sync tools share a bounded pool
+of worker threads (:mod:`gent_core.tools.threads`), and calls beyond it wait their turn.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from gent_core.errors import (
     GentError,
     InvalidToolArgumentsError,
     Location,
+    ParseError,
     ToolError,
     ToolExecutionError,
     ToolTimeoutError,
@@ -46,15 +57,23 @@ from gent_core.plugins.decisions import ToolCallDecision
 from gent_core.sections import FormattedSection
 from gent_core.serialize import ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall, ToolChainResult
+from gent_core.tools.guard import Raised, abandon, checked_result, crash_error, guarded
 from gent_core.tools.result import ToolResult
+from gent_core.tools.threads import tool_threads_saturated
 
 if TYPE_CHECKING:
-    from gent_core.context import ExecutionContext
+    from gent_core.context import ExecutionContext, Limits
     from gent_core.formats import TextFormat
     from gent_core.toolchain import ToolChain
     from gent_core.tools.base import Tool
 
-__all__ = ["ToolCallDeniedError", "ToolCancelledError", "execute_calls"]
+__all__ = [
+    "ToolCallDeniedError",
+    "ToolCancelledError",
+    "TooManyCallsError",
+    "check_call_count",
+    "execute_calls",
+]
 
 
 class ToolCallDeniedError(ToolError):
@@ -63,6 +82,29 @@ class ToolCallDeniedError(ToolError):
 
 class ToolCancelledError(ToolError):
     """The run was cancelled before or while the tool ran."""
+
+
+class TooManyCallsError(ParseError):
+    """An action holds more calls than ``limits.max_calls_per_action``; none of them ran."""
+
+
+def check_call_count(calls: Sequence[ToolCall], limits: Limits) -> None:
+    """Refuse an action with more calls than ``limits.max_calls_per_action``.
+
+    Raises:
+        TooManyCallsError: Saying how many calls there were and how many are accepted.
+    """
+    limit = limits.max_calls_per_action
+    if len(calls) <= limit:
+        return
+    raise TooManyCallsError(
+        f"the action holds {len(calls)} tool calls; at most {limit} are accepted per action",
+        model_message=(
+            f"Your action holds {len(calls)} tool calls, but at most {limit} are accepted in "
+            f"one action, so none of them was run. Write at most {limit} calls, and the rest "
+            "in the next steps."
+        ),
+    )
 
 
 @dataclass
@@ -74,12 +116,6 @@ class _Outcome:
 
 def _failure(error: GentError) -> ToolResult:
     return ToolResult(output=None, status="error", error=error)
-
-
-def _consume(task: asyncio.Future[Any]) -> None:
-    """Retrieve an abandoned task's outcome so asyncio does not log it as never retrieved."""
-    if not task.cancelled():
-        task.exception()
 
 
 class _Runner:
@@ -156,7 +192,7 @@ class _Runner:
                     ),
                 )
             )
-        return result if replaced is None else ToolResult.wrap(replaced)
+        return result if replaced is None else checked_result(replaced, call.tool)
 
     # ------------------------------------------------------------------ running
 
@@ -182,7 +218,7 @@ class _Runner:
                 )
             )
 
-    async def _wait(self, task: asyncio.Future[Any], timeout: float) -> str | None:
+    async def _wait(self, task: asyncio.Task[Any], timeout: float) -> str | None:
         """Wait for ``task``; stop it at the timeout or when the run is cancelled.
 
         Nothing polls: the task's completion, a timer and the cancellation token each settle
@@ -190,7 +226,7 @@ class _Runner:
 
         Returns:
             ``None`` when the task finished, else ``"timeout"`` or ``"cancelled"`` (the task
-            is then cancelled and abandoned).
+            is then abandoned: see :func:`gent_core.tools.guard.abandon`).
         """
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[str | None] = loop.create_future()
@@ -209,15 +245,13 @@ class _Runner:
         try:
             stopped = await waiter
         except asyncio.CancelledError:
-            task.cancel()
-            task.add_done_callback(_consume)
+            abandon(task)
             raise
         finally:
             timer.cancel()
             unsubscribe()
         if stopped is not None and not task.done():
-            task.cancel()
-            task.add_done_callback(_consume)
+            abandon(task)
         elif stopped is not None:
             stopped = None  # finished in the same loop iteration: keep the result
         return stopped
@@ -229,33 +263,32 @@ class _Runner:
         if isinstance(arguments, ToolResult):
             return arguments
         timeout = tool.timeout if tool.timeout is not None else self.context.limits.tool_timeout
-        task = asyncio.ensure_future(tool.call(arguments, self.context))
+        task = asyncio.ensure_future(guarded(tool.call(arguments, self.context)))
         stopped = await self._wait(task, timeout)
         if stopped == "cancelled":
             return _failure(self._cancelled_error(tool.name))
         if stopped == "timeout":
+            busy = (
+                " (every tool thread was busy, so it may not have started)"
+                if tool_threads_saturated()
+                else ""
+            )
             return _failure(
                 ToolTimeoutError(
-                    f"tool {tool.name!r} did not finish within {timeout:g} s",
+                    f"tool {tool.name!r} did not finish within {timeout:g} s{busy}",
                     location=Location(tool=tool.name),
-                    model_message=f"Tool {tool.name!r} did not finish within {timeout:g} s.",
+                    model_message=f"Tool {tool.name!r} did not finish within {timeout:g} s{busy}.",
                 )
             )
         try:
             value = task.result()
         except asyncio.CancelledError:
             return _failure(self._cancelled_error(tool.name))
-        except GentError as error:
-            return _failure(error)
-        except Exception as error:  # noqa: BLE001 - any tool exception becomes an error result
-            failure = ToolExecutionError(
-                f"tool {tool.name!r} raised {type(error).__name__}: {error}",
-                location=Location(tool=tool.name),
-                model_message=f"Tool {tool.name!r} failed: {type(error).__name__}: {error}",
-            )
-            failure.__cause__ = error
-            return _failure(failure)
-        return _normalized(ToolResult.wrap(value), tool.name)
+        if isinstance(value, Raised):
+            if isinstance(value.error, GentError):
+                return _failure(value.error)
+            return _failure(crash_error(tool.name, value.error))
+        return _normalized(checked_result(value, tool.name), tool.name)
 
     def _render(self, call: ToolCall, result: ToolResult) -> tuple[ToolResult, str]:
         if not result.ok:
@@ -286,7 +319,20 @@ class _Runner:
         return result, truncate_output(text, self.context.limits.max_tool_output_chars)
 
     async def run(self, call: ToolCall) -> _Outcome:
-        """Run one call through hooks, lookup, validation, the tool and formatting."""
+        """Run one call through hooks, lookup, validation, the tool and formatting.
+
+        Whatever goes wrong on the way (a hook, a validator or a formatter raising anything
+        but ``KeyboardInterrupt``) becomes an error result for this call.
+        """
+        try:
+            return await self._run(call)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise
+        except BaseException as error:  # noqa: BLE001 - the tool boundary
+            failure = crash_error(call.tool, error)
+            return _Outcome(call, _failure(failure), error_text(failure))
+
+    async def _run(self, call: ToolCall) -> _Outcome:
         call, denied = self._before(call, self.chain.get_tool(call.tool))
         tool = self.chain.get_tool(call.tool)
         if denied is not None:
@@ -332,9 +378,13 @@ async def execute_calls(
     Returns:
         The observation text (``""`` without calls), media in call order, and one result and
         one error entry per call. Per-call errors are results, never raised.
+
+    Raises:
+        TooManyCallsError: More calls than ``context.limits.max_calls_per_action`` (none ran).
     """
     if not calls:
         return ToolChainResult()
+    check_call_count(calls, context.limits)
     runner = _Runner(chain, context)
     if len(calls) == 1:
         outcomes = [await runner.run(calls[0])]

@@ -46,6 +46,7 @@ from gent_core.errors import (
     ParseError,
     TruncatedOutputError,
 )
+from gent_core.execution import check_call_count
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
 from gent_core.observation import truncate_output
@@ -410,9 +411,16 @@ class AgentRun:
                 f"Your {toolchain.name} section had no tool call. Write a call, or give the "
                 f"answer in the {self.agent.termination.name} section."
             )
+        try:
+            check_call_count(calls, self.context.limits)
+        except ParseError as error:
+            raise _Feedback(error.model_message, error) from error
         self.emit(ToolCallsStarted(record.index, tuple(calls)))
         started = time.perf_counter()
-        result = await toolchain.run_calls(calls, self.agent.format, self.context)
+        try:
+            result = await toolchain.run_calls(calls, self.agent.format, self.context)
+        except ParseError as error:  # a chain refusing the calls as a whole: nothing ran
+            raise _Feedback(error.model_message, error) from error
         record.tool_seconds = time.perf_counter() - started
         self.stats.tool_seconds += record.tool_seconds
         record.outcome = "action"

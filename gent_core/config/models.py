@@ -282,6 +282,9 @@ class LimitsConfig(BaseModel):
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
+        max_calls_per_action: Tool calls one action may hold; more runs none of them.
+        max_clipboard_chars: Characters of clipboard shown each step; older entries that no
+            longer fit are removed.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -289,6 +292,8 @@ class LimitsConfig(BaseModel):
     max_consecutive_format_errors: _Count = 3
     max_consecutive_tool_errors: _Count = 3
     max_tool_output_chars: _Count = 16_000
+    max_calls_per_action: _Count = 32
+    max_clipboard_chars: _Count = 32_000
 
 
 def _expand_home(path: Path) -> Path:
@@ -387,6 +392,8 @@ class AgentConfig(_Redacting):
             max_tool_output_chars=self.limits.max_tool_output_chars,
             max_consecutive_format_errors=self.limits.max_consecutive_format_errors,
             max_consecutive_tool_errors=self.limits.max_consecutive_tool_errors,
+            max_calls_per_action=self.limits.max_calls_per_action,
+            max_clipboard_chars=self.limits.max_clipboard_chars,
         )
 
     def attach_secrets(self, secrets: frozenset[str]) -> None:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gent_core.tools.arguments import arguments_error, not_an_object_problem
+from gent_core.tools.arguments import arguments_error, missing_problem, not_an_object_problem
 from gent_core.tools.base import Tool
 from gent_core.tools.describe import describe_signature
 from gent_core.tools.function import check_tool_name
@@ -58,10 +58,11 @@ class BaseTool(Tool):
     :mod:`gent_core.tools.validator` for the enforced subset) and implement :meth:`run`.
     ``parameters`` may also be set per instance, in ``__init__``.
 
-    The class is checked when it is defined: the name must be valid, the schema well formed,
-    every schema property a parameter of ``run`` (unless ``run`` takes ``**kwargs``) and
-    every parameter of ``run`` without a default required by the schema (or given a schema
-    default).
+    The class is checked when it is defined: the name must be valid, the schema well formed
+    and every schema property a parameter of ``run`` (unless ``run`` takes ``**kwargs``). A
+    parameter of ``run`` without a default is required even when the schema does not list it
+    in ``required`` (as in seed 004's example tool): a call without it is an
+    :class:`~gent_core.errors.InvalidToolArgumentsError` naming it, not a ``TypeError``.
 
     Attributes:
         name: The name the model writes to call the tool.
@@ -72,6 +73,7 @@ class BaseTool(Tool):
 
     parameters: dict[str, Any] = {"type": "object", "properties": {}}  # noqa: RUF012
     _run_takes_context: ClassVar[bool] = False
+    _run_required: ClassVar[tuple[str, ...]] = ()
     _class_validator: ClassVar[tuple[object, SchemaValidator] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -80,6 +82,7 @@ class BaseTool(Tool):
         if getattr(run, "__isabstractmethod__", False):
             return  # an abstract intermediate class
         cls._run_takes_context = "context" in inspect.signature(run).parameters
+        cls._run_required = _required_by_run(run)
         if not isinstance(getattr(cls, "name", None), str):
             return  # the name is set per instance
         try:
@@ -145,6 +148,10 @@ class BaseTool(Tool):
             problems = [not_an_object_problem(candidate)]
         else:
             value, problems = self._validator().validate(dict(candidate))
+            listed = self.parameters.get("required", ())
+            missing = [n for n in self._run_required if n not in value and n not in listed]
+            if missing and not any(problem.path == "" for problem in problems):
+                problems = [*problems, missing_problem(missing)]
             if not problems:
                 return dict(value)
         raise arguments_error(self.name, problems, signature=describe_signature(self))
@@ -176,15 +183,21 @@ def _check_run(run: Any, schema: dict[str, Any]) -> None:
     names = {p.name for p in parameters}
     if not takes_any and (unaccepted := sorted(set(properties) - names)):
         raise ValueError(f"run() does not accept the schema properties {unaccepted}")
-    required = set(schema.get("required", ()))
-    for parameter in parameters:
-        if parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
-            continue
-        if parameter.name == "context" or parameter.default is not parameter.empty:
-            continue
-        sub = properties.get(parameter.name)
-        if parameter.name not in required and not (isinstance(sub, dict) and "default" in sub):
+    for name in _required_by_run(run):
+        if name not in properties:
             raise ValueError(
-                f"run() parameter {parameter.name!r} has no default, so the schema must list it "
-                "in 'required' or give it a 'default'"
+                f"run() parameter {name!r} has no default and is not in the schema's "
+                "properties, so no call could give it; add it to the schema or give it a default"
             )
+
+
+def _required_by_run(run: Any) -> tuple[str, ...]:
+    """The parameters of ``run`` (after ``self`` and the working directory) without a default."""
+    parameters = list(inspect.signature(run).parameters.values())[2:]
+    return tuple(
+        parameter.name
+        for parameter in parameters
+        if parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL)
+        and parameter.name != "context"
+        and parameter.default is parameter.empty
+    )

@@ -6,12 +6,18 @@ every other tool call) keeps going while it works.
 Why not :func:`asyncio.to_thread`: its executor's threads are joined when the interpreter
 exits, so one sync tool stuck in a blocking call (a network read without timeout) would keep
 ``gent run`` from exiting long after the tool call timed out. The workers here are daemon
-threads, reused while idle (so a call costs a queue hand-off, not a thread start), and a new
-one starts whenever none is idle, so stuck tools never starve the others.
+threads, reused while idle (so a call costs a queue hand-off, not a thread start).
+
+**Bound.** At most :data:`MAX_TOOL_THREADS` (32) workers run at once, process-wide
+(:func:`set_max_tool_threads` changes it). A call made while all of them are busy waits in a
+first-come, first-served queue; it still counts against its tool's timeout, and a call whose
+awaiting task was cancelled meanwhile (a timeout, a cancelled run) is dropped from the queue
+without running. :func:`tool_threads_saturated` tells whether calls are waiting, so a timeout
+can say so.
 
 A thread cannot be killed: when the awaiting task is cancelled (timeout, cancelled run) the
-function keeps running to its end and its result is dropped. Long sync tools should poll
-``context.cancellation.cancelled`` and return early.
+function keeps running to its end and its result is dropped; it keeps its worker busy until
+then. Long sync tools should poll ``context.cancellation.cancelled`` and return early.
 """
 
 from __future__ import annotations
@@ -26,17 +32,23 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["run_sync"]
+__all__ = ["MAX_TOOL_THREADS", "run_sync", "set_max_tool_threads", "tool_threads_saturated"]
 
 T = TypeVar("T")
 
 _Job = Callable[[], None]
 
+MAX_TOOL_THREADS = 32
+"""Default bound on worker threads running sync tool code at once (process-wide)."""
+
 
 class _DaemonWorkers:
-    """A pool of daemon threads that grows on demand and keeps a few idle ones."""
+    """A bounded pool of daemon threads that grows on demand and keeps a few idle ones."""
 
-    def __init__(self, max_idle: int = 8, idle_seconds: float = 30.0) -> None:
+    def __init__(
+        self, max_threads: int = MAX_TOOL_THREADS, max_idle: int = 8, idle_seconds: float = 30.0
+    ) -> None:
+        self.max_threads = max_threads
         self._max_idle = max_idle
         self._idle_seconds = idle_seconds
         self._reset()
@@ -44,38 +56,82 @@ class _DaemonWorkers:
     def _reset(self) -> None:
         self._lock = threading.Lock()
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._idle = 0
+        self._idle = 0  # workers waiting for a job
+        self._threads = 0  # workers alive (busy or idle)
+        self._waiting = 0  # jobs queued because every worker was busy
+
+    @property
+    def saturated(self) -> bool:
+        """Whether jobs are waiting for a worker."""
+        return self._waiting > 0
 
     def submit(self, job: _Job) -> None:
-        """Run ``job`` in an idle worker, or in a new one when none is idle."""
+        """Run ``job`` in an idle worker, in a new one, or queue it when the bound is reached."""
         with self._lock:
             if self._idle:
                 self._idle -= 1
                 self._jobs.put(job)
                 return
-        threading.Thread(target=self._work, args=(job,), name="gent-tool", daemon=True).start()
-
-    def _work(self, job: _Job) -> None:
-        while True:
-            job()
+            if self._threads >= self.max_threads:
+                self._waiting += 1
+                self._jobs.put(job)
+                return
+            self._threads += 1
+        try:
+            threading.Thread(target=self._work, args=(job,), name="gent-tool", daemon=True).start()
+        except BaseException:
             with self._lock:
-                if self._idle >= self._max_idle:
-                    return
-                self._idle += 1
-            try:
-                job = self._jobs.get(timeout=self._idle_seconds)
-            except queue.Empty:
-                with self._lock:
-                    try:
-                        # A job handed over between the timeout and the lock is still ours.
-                        job = self._jobs.get_nowait()
-                    except queue.Empty:
-                        self._idle -= 1
-                        return
+                self._threads -= 1
+            raise
+
+    def _next(self) -> _Job | None:
+        """The next job for a worker that just finished one, or ``None`` to stop."""
+        with self._lock:
+            if self._waiting:
+                self._waiting -= 1
+                return self._jobs.get_nowait()
+            if self._idle >= self._max_idle:
+                self._threads -= 1
+                return None
+            self._idle += 1
+        try:
+            return self._jobs.get(timeout=self._idle_seconds)
+        except queue.Empty:
+            with self._lock:
+                try:
+                    # A job handed over between the timeout and the lock is still ours.
+                    return self._jobs.get_nowait()
+                except queue.Empty:
+                    self._idle -= 1
+                    self._threads -= 1
+                    return None
+
+    def _work(self, job: _Job | None) -> None:
+        while job is not None:
+            job()
+            job = self._next()
 
 
 _workers = _DaemonWorkers()
 os.register_at_fork(after_in_child=_workers._reset)
+
+
+def set_max_tool_threads(count: int) -> None:
+    """Set how many sync tool calls may run at once, process-wide (default
+    :data:`MAX_TOOL_THREADS`); calls beyond it wait for a free worker.
+
+    Raises:
+        ValueError: When ``count`` is less than 1.
+    """
+    if count < 1:
+        raise ValueError(f"at least one tool thread is needed, got {count}")
+    with _workers._lock:
+        _workers.max_threads = count
+
+
+def tool_threads_saturated() -> bool:
+    """Whether sync tool calls are waiting because every worker thread is busy."""
+    return _workers.saturated
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -97,7 +153,12 @@ async def run_sync(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> 
     future: asyncio.Future[T] = loop.create_future()
     call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
 
+    abandoned = threading.Event()  # the awaiting task gave up (timeout, cancelled run)
+    future.add_done_callback(lambda done: abandoned.set() if done.cancelled() else None)
+
     def job() -> None:
+        if abandoned.is_set():
+            return  # it waited in the queue and nobody wants the result any more
         result: Any = None
         error: BaseException | None = None
         try:

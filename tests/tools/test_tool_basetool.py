@@ -167,7 +167,11 @@ def test_exceptions_from_run_propagate() -> None:
             "y: int = 0",
             "does not accept",
         ),
-        ({"type": "object", "properties": {"x": {"type": "string"}}}, "x: str", "no default"),
+        (
+            {"type": "object", "properties": {"x": {"type": "string"}}},
+            "x: str, y: int",
+            "'y' has no default and is not in the schema",
+        ),
         (
             {"type": "object", "properties": {"context": {"type": "string"}}},
             "**kw: Any",

@@ -13,6 +13,7 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
+from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
@@ -87,13 +88,16 @@ def run(args: argparse.Namespace) -> int:
     from gent_core.agent import Agent
     from gent_core.config import load_config
 
+    output = Output()
     try:
-        agent = Agent.from_config(load_config(args.config))
+        loaded = load_config(args.config)
+        output.redact = loaded.redact
+        agent = Agent.from_config(loaded)
         if args.cwd is not None:
             agent.working_directory = Path(args.cwd).resolve()
         asyncio.run(_serve(agent, args))
     except GentError as error:
-        print(f"gent mcp-serve: error: {error}", file=sys.stderr)
+        output.error("gent mcp-serve", str(error))
         return 2
     except KeyboardInterrupt:
         return 130

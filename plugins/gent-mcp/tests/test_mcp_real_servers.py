@@ -147,3 +147,42 @@ def test_an_error_of_mcp_server_git_reaches_the_model(
     assert refused.status == "error"
     assert refused.error is not None and refused.error.startswith("Tool 'git_status' failed:")
     assert "outside" in refused.error
+
+
+def test_gent_tools_and_gent_call_reach_the_tools_of_a_config(tmp_path: Path) -> None:
+    """The command line with the installed plugins: an MCP server's tools are listed and
+    called like any tool."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "agent.yaml"
+    config.write_text(
+        "model: {name: scripted, outputs: []}\nformat: xml\ntoolchain: json\n"
+        "tools: [{mcp: {name: time, command: [python, -m, mcp_server_time]}}]\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+
+    def gent(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "gent_core", *arguments],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=120,
+        )
+
+    listed = gent("tools", "--config", str(config), "--json")
+    assert listed.returncode == 0, listed.stderr
+    by_name = {tool["name"]: tool for tool in json.loads(listed.stdout)}
+    assert by_name["get_current_time"]["toolset"] == ("mcp time (stdio: python -m mcp_server_time)")
+    assert by_name["get_current_time"]["parameters"]["required"] == ["timezone"]
+    called = gent(
+        "call", "--config", str(config), "get_current_time", "--arg", "timezone=UTC", "--json"
+    )
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["output"]["timezone"] == "UTC"
+    failed = gent("call", "--config", str(config), "get_current_time", "--arg", "timezone=Nowhere")
+    assert failed.returncode == 1
+    assert "gent call: tool error: Tool 'get_current_time' failed:" in failed.stderr

@@ -7,10 +7,13 @@ deeply is written as text, never as invalid JSON or an exception.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gent_core.agent.fields import FieldReader, RecordError
 from gent_core.serialize import to_json_data
 
 __all__ = [
@@ -57,6 +60,22 @@ class ToolCallRecord:
     status: str
     output: Any = None
     error: str | None = None
+
+    @classmethod
+    def read(cls, fields: FieldReader) -> ToolCallRecord:
+        """Rebuild a call record from its :meth:`to_dict` form, checking every field.
+
+        Raises:
+            RecordError: Naming the first missing or invalid field.
+        """
+        return cls(
+            id=fields.text("id", ""),
+            tool=fields.text("tool"),
+            args=dict(fields.child("args", {}).data),
+            status=fields.choice("status", ("success", "error")),
+            output=fields.data.get("output"),
+            error=fields.text("error", None, optional=True),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -148,28 +167,50 @@ class StepRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StepRecord:
-        """Rebuild a record from :meth:`to_dict` output (a transcript line)."""
-        model = data.get("model") or {}
+        """Rebuild a record from :meth:`to_dict` output (a transcript line).
+
+        Raises:
+            RecordError: Naming the first missing or invalid field (a ``ValueError``).
+        """
+        fields = FieldReader(data)
+        model = fields.child("model", {})
         return cls(
-            index=int(data["index"]),
-            output=str(data["output"]),
-            outcome=data["outcome"],
-            calls=[ToolCallRecord(**call) for call in data.get("calls", [])],
-            followup=data.get("followup", ""),
-            followup_media=list(data.get("followup_media", [])),
-            feedback=data.get("feedback"),
-            error_kind=data.get("error_kind"),
+            index=fields.integer("index"),
+            output=fields.text("output"),
+            outcome=fields.choice("outcome", ("action", "answer", "feedback")),
+            calls=fields.objects("calls", ToolCallRecord.read),
+            followup=fields.text("followup", ""),
+            followup_media=fields.objects("followup_media", _media),
+            feedback=fields.text("feedback", None, optional=True),
+            error_kind=fields.text("error_kind", None, optional=True),
             answer=data.get("answer"),
-            notes=list(data.get("notes", [])),
+            notes=fields.strings("notes"),
             model=ModelCallStats(
-                model.get("input_tokens"),
-                model.get("output_tokens"),
-                float(model.get("seconds", 0.0)),
-                model.get("finish_reason"),
+                model.integer("input_tokens", None, optional=True),
+                model.integer("output_tokens", None, optional=True),
+                model.number("seconds", 0.0),
+                model.text("finish_reason", None, optional=True),
             ),
-            tool_seconds=float(data.get("tool_seconds", 0.0)),
-            clipboard=list(data.get("clipboard", [])),
+            tool_seconds=fields.number("tool_seconds", 0.0),
+            clipboard=fields.objects("clipboard", _clipboard_record),
         )
+
+
+def _media(fields: FieldReader) -> dict[str, str]:
+    media_type = fields.text("media_type")
+    data = fields.text("data")
+    try:
+        base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise RecordError(f"'{fields.where}data' is not base64") from None
+    return {"media_type": media_type, "data": data}
+
+
+def _clipboard_record(fields: FieldReader) -> dict[str, str]:
+    source = fields.text("source", "")
+    if "path" in fields.data:
+        return {"path": fields.text("path"), "source": source}
+    return {"text": fields.text("text"), "source": source}
 
 
 @dataclass

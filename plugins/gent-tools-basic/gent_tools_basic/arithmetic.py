@@ -38,6 +38,9 @@ MAX_EXPRESSION_LENGTH = 1000
 MAX_INTEGER_DIGITS = 3000
 """Largest integer result accepted, in decimal digits."""
 
+_INTEGER_LIMIT = 10**MAX_INTEGER_DIGITS  # the smallest integer with one digit too many
+# Bits of the largest accepted integer, rounded up: the cheap checks made *before* computing
+# allow up to this, and the exact check on the result (against _INTEGER_LIMIT) decides.
 _MAX_INTEGER_BITS = int(MAX_INTEGER_DIGITS * math.log2(10)) + 1
 _MAX_ROUND_DIGITS = 100
 
@@ -154,7 +157,7 @@ def _check_result(value: object) -> Number:
         raise ArithmeticProblem("the result is not a real number")
     if isinstance(value, float) and not math.isfinite(value):
         raise ArithmeticProblem("the result is too large (overflow)")
-    if isinstance(value, int) and value.bit_length() > _MAX_INTEGER_BITS:
+    if isinstance(value, int) and not -_INTEGER_LIMIT < value < _INTEGER_LIMIT:
         raise ArithmeticProblem(f"the result has more than {MAX_INTEGER_DIGITS} digits")
     assert isinstance(value, int | float)
     return value

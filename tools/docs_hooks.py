@@ -215,12 +215,12 @@ def overview_page(packages: list[PluginPackage]) -> str:
         "separate distribution, found by gent through its entry point in the `gent` group "
         "(see [entry points](../entry-points.md)); `gent plugins` lists what is installed.",
         "",
-        "| distribution | entry point (`gent` group) | what it is |",
+        "| distribution | entry point (`gent` group): name, module | what it is |",
         "| --- | --- | --- |",
     ]
     for plugin in packages:
         points = "<br>".join(
-            f'`{name} = "{module}"`' for name, module in plugin.entry_points().items()
+            f"`{name}`<br>`{module}`" for name, module in plugin.entry_points().items()
         )
         link = f"[{plugin.distribution}]({plugin.distribution}.md)"
         lines.append(f"| {link} | {points} | {_summary(plugin, names)} |")

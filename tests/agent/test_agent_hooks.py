@@ -135,13 +135,28 @@ def test_ask_without_anyone_to_ask_denies(make_agent: MakeAgent) -> None:
     assert "needs approval and no one can approve it" in (result.steps[0].calls[0].error or "")
 
 
-def test_policy_is_unregistered_after_the_run(make_agent: MakeAgent) -> None:
+def test_policy_applies_to_the_run_but_never_joins_the_shared_manager(
+    make_agent: MakeAgent,
+) -> None:
     manager = GentPluginManager()
+    during: list[set[object]] = []
+
+    class Spy:
+        @hookimpl
+        def gent_before_model_call(self, request: ModelRequest, context: ExecutionContext) -> None:
+            during.append(set(manager.get_plugins()))
+
+    spy = Spy()
+    manager.register(spy, name="spy")
     policy = ApprovalPolicy(deny=["add"])
-    make_agent(
-        ScriptedModel(["<answer>x</answer>"]), plugin_manager=manager, approval=policy
-    ).run_sync("q")
-    assert manager.get_plugins() == set()
+    model = ScriptedModel([action("add", a=1, b=1), "<answer>x</answer>"])
+    result = make_agent(model, plugin_manager=manager, approval=policy).run_sync("q")
+    # the policy was registered for the run: it denied the call
+    assert result.steps[0].calls[0].status == "error"
+    assert "not allowed in this run" in (result.steps[0].calls[0].error or "")
+    # ... in a manager of the run's own: the shared one never held it, during or after
+    assert during == [{spy}, {spy}]
+    assert manager.get_plugins() == {spy}
 
 
 def test_verdict_precedence() -> None:

@@ -246,15 +246,19 @@ def errors_markdown() -> str:
         first = (inspect.cleandoc(cls.__doc__ or "").split("\n\n")[0]).replace("\n", " ")
         return docstring_markdown(first)
 
+    def subclasses(parent: type) -> list[type]:
+        return sorted((c for c in classes if c.__bases__[0] is parent), key=lambda c: c.__name__)
+
     def tree(parent: type, depth: int) -> list[str]:
-        children = [c for c in classes if c.__bases__[0] is parent]
-        children.sort(key=lambda c: c.__name__)
         lines = []
-        for child in children:
+        for child in subclasses(parent):
             link = f"[`{child.__name__}`][gent_core.errors.{child.__name__}]"
             lines.append(f"{'    ' * depth}- {link}: {summary(child)}")
             lines += tree(child, depth + 1)
         return lines
+
+    def depth_first(parent: type) -> list[type]:
+        return [parent, *(c for child in subclasses(parent) for c in depth_first(child))]
 
     root = errors.GentError
     lines = [
@@ -275,13 +279,14 @@ def errors_markdown() -> str:
         "",
         "## Classes",
         "",
-        "::: gent_core.errors",
-        "    options:",
-        "      show_root_heading: false",
-        "      show_root_toc_entry: false",
-        "      heading_level: 3",
-        "",
     ]
+    for cls in [*depth_first(root), *values]:
+        lines += [
+            f"::: gent_core.errors.{cls.__name__}",
+            "    options:",
+            "      heading_level: 3",
+            "",
+        ]
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ format xml, toolchain json, termination text, tools calculator and current_time 
 'tools' replace a config's tools).
 
 Every run is recorded as a JSONL transcript under --transcripts (default
-gent-eval/<suite>-<time>/), ending with the checks' verdicts.
+gent-eval/<suite>-<time>/); runs.jsonl there lists every run with its checks' verdicts.
 
 exit codes: 0 every run ran (whatever the success); 1 some run could not run (back end
 failure, --timeout); 2 bad usage, suite or config; 3 a configuration is below
@@ -170,7 +170,7 @@ class _Progress:
             )
 
             self.bars = Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("[green]{task.fields[passed]} passed"),
@@ -202,7 +202,9 @@ class _Progress:
             )
 
     def note(self, text: str) -> None:
-        self.console.print(f"[yellow]note:[/] {text}", highlight=False)
+        from rich.text import Text
+
+        self.console.print(Text.assemble(("note: ", "yellow"), text))
 
     def stop(self) -> None:
         if self.bars is not None:
@@ -212,17 +214,18 @@ class _Progress:
 def _print_table(result: EvalResult) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from gent_core.eval.report import COLUMNS, summary_rows
 
     console = Console()
     if not console.is_terminal:
         console = Console(width=max(shutil.get_terminal_size((160, 24)).columns, 160))
-    table = Table(title=f"gent eval: {result.suite}", title_justify="left")
+    table = Table(title=Text(f"gent eval: {result.suite}"), title_justify="left")
     for index, column in enumerate(COLUMNS):
         table.add_column(column, justify="left" if index == 0 else "right")
     for row in summary_rows(result.summaries()):
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
 
 
@@ -295,8 +298,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.stop()
     _print_table(result)
-    for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
     failed = sum(1 for record in result.records if record.status == "failed")
     print(
         f"{len(result.records)} runs, {failed} failed, {len(result.errors)} could not run; "

@@ -91,7 +91,11 @@ def show_value(value: Any) -> str:
     """A value as written on a command line (``xml``, ``0.2``, ``[calculator]``)."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(show_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{key}: {show_value(item)}" for key, item in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _split(text: str) -> list[str]:

@@ -10,8 +10,9 @@ For each configuration, in order:
    it can serve: a model with ``max_concurrent_requests = 1`` (an in-process model, which
    generates for one request at a time) runs its tasks one after the other, and the result
    carries a note saying so;
-4. the checks judge each finished run; the verdicts are appended to its transcript as a
-   ``{"type": "checks", ...}`` line.
+4. the checks judge each finished run; with a transcripts folder, every run's record (status,
+   the checks' verdicts, statistics, the path of its transcript) is appended to
+   ``runs.jsonl`` there as soon as it finishes.
 
 Everything is validated before the first run: a configuration or a task's tool that does not
 build stops the evaluation at once with a :class:`~gent_core.errors.ConfigError`.
@@ -41,7 +42,10 @@ if TYPE_CHECKING:
     from gent_core.plugins.manager import GentPluginManager
     from gent_core.plugins.registry import Registry
 
-__all__ = ["EvalListener", "EvalRunner", "concurrency_limit"]
+__all__ = ["RUNS_FILE", "EvalListener", "EvalRunner", "concurrency_limit"]
+
+RUNS_FILE = "runs.jsonl"
+"""The file of the transcripts folder listing every run's record, one JSON line each."""
 
 _FAILED_STOPS = ("model_error", "plugin_error")
 """Stop reasons meaning the run could not run (the back end or a plugin failed)."""
@@ -248,6 +252,17 @@ class EvalRunner:
         self._result.complete = True
         return self.result()
 
+    def _log(self, record: RunRecord) -> None:
+        """Append the run's record to ``runs.jsonl`` in the transcripts folder, if any."""
+        if self.transcripts is None:
+            return
+        try:
+            self.transcripts.mkdir(parents=True, exist_ok=True)
+            with (self.transcripts / RUNS_FILE).open("a", encoding="utf-8") as file:
+                file.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+        except OSError as error:
+            self._note(f"cannot write {RUNS_FILE} in {self.transcripts}: {error}")
+
     def _note(self, text: str) -> None:
         if text not in self._result.notes:
             self._result.notes.append(text)
@@ -280,6 +295,7 @@ class EvalRunner:
                     else:
                         record = await self._run_one(configuration, model, task, repeat)
                 self._result.records.append(record)
+                self._log(record)
                 self.listener.run_finished(record)
 
             await asyncio.gather(*(one(task, repeat) for task, repeat in jobs))
@@ -371,8 +387,6 @@ class EvalRunner:
             record.status = "passed" if ok else "failed"
             if not result.ok:
                 record.error = result.message
-        if transcript is not None:
-            _append_checks(transcript, record)
         return record
 
 
@@ -401,17 +415,3 @@ def _fill(record: RunRecord, result: RunResult) -> None:
     record.input_tokens = stats.input_tokens
     record.output_tokens = stats.output_tokens
     record.seconds = stats.total_seconds
-
-
-def _append_checks(transcript: Path, record: RunRecord) -> None:
-    """Add the checks' verdicts to the end of the run's transcript."""
-    line = {
-        "type": "checks",
-        "status": record.status,
-        "checks": [check.to_dict() for check in record.checks],
-    }
-    try:
-        with transcript.open("a", encoding="utf-8") as file:
-            file.write(json.dumps(line, ensure_ascii=False) + "\n")
-    except OSError:  # the transcript folder vanished: the report still has the verdicts
-        pass

@@ -180,3 +180,11 @@ def test_help_names_the_default_agent_and_exit_codes(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "Without CONFIG the built-in agent is evaluated" in out
     assert "exit codes:" in out
+
+
+def test_labels_with_brackets_are_shown_as_written(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["suite.yaml", "agent.yaml", "--matrix", "tools=[calculator]", "--task", "add"]
+    assert gent_eval(*args) == 0
+    assert "tools=[calculator]" in capsys.readouterr().out

@@ -97,7 +97,7 @@ def test_repeat_runs_every_task_k_times_under_every_configuration(tmp_path: Path
     assert len(script.loaded) == 2  # one model per configuration
 
 
-def test_transcripts_are_readable_and_end_with_the_verdicts(tmp_path: Path) -> None:
+def test_transcripts_are_readable_and_runs_jsonl_lists_every_verdict(tmp_path: Path) -> None:
     result, _ = run(Script(SCRIPTS), transcripts=tmp_path)
     record = next(r for r in result.records if r.task == "wrong")  # type: ignore[attr-defined]
     path = Path(record.transcript)
@@ -105,9 +105,12 @@ def test_transcripts_are_readable_and_end_with_the_verdicts(tmp_path: Path) -> N
     transcript = load_transcript(path)
     assert transcript.task == "What is 2 plus 2?"
     assert transcript.finished and len(transcript.steps) == 2
-    last = json.loads(path.read_text().splitlines()[-1])
-    assert last["type"] == "checks" and last["status"] == "failed"
-    assert [check["passed"] for check in last["checks"]] == [False, True]
+    lines = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert sorted(line["task"] for line in lines) == ["no-tool", "right", "stuck", "wrong"]
+    wrong = next(line for line in lines if line["task"] == "wrong")
+    assert wrong == record.to_dict()
+    assert wrong["status"] == "failed"
+    assert [check["passed"] for check in wrong["checks"]] == [False, True]
 
 
 def test_no_transcripts_folder_keeps_none() -> None:

@@ -52,11 +52,22 @@ def _missing_gent_packages(code: str) -> list[str]:
     return [top for top in tops if importlib.util.find_spec(top) is None]
 
 
+def _missing_owner(document: Path) -> set[str]:
+    """A plugin's README needs that plugin (its examples may use it by name, in a config)."""
+    if document.name != "README.md" or document.parent.parent != ROOT / "plugins":
+        return set()
+    package = document.parent.name.replace("-", "_")
+    if package in REPOSITORY_PACKAGES and importlib.util.find_spec(package) is None:
+        return {package}
+    return set()
+
+
 @pytest.mark.parametrize("document", DOCUMENTS, ids=[str(d.relative_to(ROOT)) for d in DOCUMENTS])
 def test_page_blocks_run_and_print_what_the_page_shows(document: Path, tmp_path: Path) -> None:
     page = parse_page(document.relative_to(ROOT), document.read_text(encoding="utf-8"))
     missing = sorted(
         {name for block in page.blocks if block.runs for name in _missing_gent_packages(block.code)}
+        | _missing_owner(document)
     )
     if missing:
         # The tox environments of other Pythons install only the pure-Python plugins.

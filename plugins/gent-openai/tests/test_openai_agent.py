@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from gent_core import hookimpl
 from gent_core.agent import Agent
 from gent_core.config import parse_config
+from gent_core.context import ExecutionContext
+from gent_core.messages import Message
+from gent_core.model import ModelRequest
 from gent_core.plugins import build_plugin_manager
 
 CONFIG = """\
@@ -42,6 +46,63 @@ def test_agent_runs_over_an_openai_compatible_server(llama_server: str, tmp_path
     assert f"<calculator>\n{calls[0].output}\n</calculator>" in first.followup
     header = json.loads(transcript.read_text().splitlines()[0])
     assert header["config"]["model"]["name"] == "openai"
+
+
+class RequestRecorder:
+    """Records the messages of every model call (a lifecycle-hook plugin)."""
+
+    def __init__(self) -> None:
+        self.requests: list[list[Message]] = []
+
+    @hookimpl
+    def gent_before_model_call(self, request: ModelRequest, context: ExecutionContext) -> None:
+        self.requests.append(list(request.messages))
+
+
+def chat_agent(base_url: str, tools: str, recorder: RequestRecorder) -> Agent:
+    config = CONFIG.replace("api: completions", "api: chat").replace(
+        "tools: [calculator]", f"tools: {tools}"
+    )
+    loaded = parse_config(config.format(base_url=base_url), source="agent.yaml")
+    manager = build_plugin_manager()
+    manager.register(recorder, name="recorder")
+    return Agent.from_config(loaded, plugin_manager=manager)
+
+
+@pytest.mark.slow
+def test_agent_loop_over_the_chat_api_of_a_real_server(llama_server: str, tmp_path: Path) -> None:
+    """Steps over ``api: chat`` (chat/completions, SSE, the agent's grammar, stop sequences)
+    against the real llama.cpp server: every output is usable, the calls run, and each
+    observation goes back to the model as the next message of the conversation."""
+    recorder = RequestRecorder()
+    agent = chat_agent(llama_server, "[calculator]", recorder)
+    transcript = tmp_path / "run.jsonl"
+    result = agent.run_sync("What is 17 * 23?", transcript=transcript)
+    assert result.stop_reason in ("answer", "max_steps"), result.message
+    assert [step.feedback for step in result.steps if step.outcome == "feedback"] == []
+    first = result.steps[0]
+    assert first.outcome == "action", first.output
+    assert first.output.rstrip().endswith("</action>")  # stop sequence restored
+    [call] = first.calls
+    assert (call.tool, call.status) == ("calculator", "success")
+    assert f"<calculator>\n{call.output}\n</calculator>" in first.followup
+    assert len(recorder.requests) == len(result.steps) >= 2
+    second = recorder.requests[1]  # the conversation the model saw on step 2
+    assert [message.role for message in second[-2:]] == ["assistant", "user"]
+    assert second[-2].text == first.output
+    assert second[-1].text == first.followup
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert records[0]["config"]["model"]["api"] == "chat"
+    assert records[-1]["type"] == "end"
+
+
+@pytest.mark.slow
+def test_agent_answers_over_the_chat_api_of_a_real_server(llama_server: str) -> None:
+    recorder = RequestRecorder()
+    result = chat_agent(llama_server, "[]", recorder).run_sync("Say hello to Ada.")
+    assert result.stop_reason == "answer", result.message
+    assert result.steps[-1].output.rstrip().endswith("</answer>")
+    assert recorder.requests[0][0].role == "system"
 
 
 def test_completions_prompt_uses_the_agent_format_and_a_token_budget() -> None:

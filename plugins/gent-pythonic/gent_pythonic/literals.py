@@ -3,7 +3,7 @@
 Accepted: strings (implicit concatenation ``"a" "b"`` included), integers, floats, ``True``,
 ``False``, ``None`` and their JSON spellings ``true``, ``false``, ``null`` (a model copying a
 JSON result writes them), a minus sign before a number, lists, tuples (read as lists) and
-dicts with string keys (each key once).
+dicts with string keys (a key given twice keeps its last value, as in Python and JSON).
 
 Everything else is refused with :class:`Refused`, which names what was found (``an operator
 expression `17 * 23```) and what to write instead: other names, attribute access, calls,
@@ -149,8 +149,6 @@ class _Reader:
                 raise self.refuse(
                     key, "a dict key that is not a string", 'Write keys in quotes: {"key": 1}.'
                 )
-            if key.value in result:
-                raise Refused(key, f"the dict key `{self.shown(key)}` twice", "Give each key once.")
             result[key.value] = self.value(item)
         return result
 

@@ -172,16 +172,15 @@ class _CallReader:
         order = self.parameters_for(span, call, label, len(positional))
         result: dict[str, Any] = {}
         for name, value, node in zip(order, positional, call.args, strict=False):
-            result[name] = value
-            nodes[name] = node
-        for name, value in named.items():
-            if name in result:
+            if name in named:
                 raise self.fail(
-                    span.start,
+                    self.node_offset(span, nodes[name]),
                     f"{label} gives the argument {name} twice (by position and by name)",
                     "Give each argument once.",
                 )
             result[name] = value
+            nodes[name] = node
+        result.update(named)
         return result
 
     def positional_value(self, span: CallSpan, node: ast.expr, source: str, label: str) -> Any:
@@ -216,7 +215,8 @@ class _CallReader:
             shown = ", ".join(order) or "none"
             raise self.fail(
                 self.node_offset(span, call.args[len(order)]),
-                f"{label} has {count} positional arguments, but {span.name} takes "
+                f"{label} has {count} positional argument{'s' if count > 1 else ''}, but "
+                f"{span.name} takes "
                 f"{len(order)} ({shown})",
                 "Name every argument: name=value.",
             )

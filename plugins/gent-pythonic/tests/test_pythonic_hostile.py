@@ -1,0 +1,201 @@
+"""Hostile input: everything executable is refused with what was found, where, and what is
+accepted; nothing is ever evaluated; pathological input is a parse error, never a crash."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gent_pythonic import PythonCallError, PythonicToolChain
+
+from gent_core.errors import ParseError
+from gent_core.serialize import MAX_DEPTH, MAX_INT_DIGITS
+from gent_core.testing import KIT_TOOLS
+
+CHAIN = PythonicToolChain(KIT_TOOLS)
+ACCEPTED = "Values are literals only"
+
+# (argument source, what the message names, the advice it gives, where the location points)
+FORBIDDEN = [
+    ("x", "the name `x`", 'write text in quotes ("x")', "x"),
+    ("os.system", "attribute access `os.system`", "Nothing is looked up", "os.system"),
+    ('os.system("rm -rf /")', 'a call nested as an argument `os.system("rm -rf /")`', "", "os."),
+    ('__import__("os")', "a call nested as an argument", "Nothing is evaluated", "__import__"),
+    ("clock()", "a call nested as an argument `clock()`", "Call clock on a line of its own", "c"),
+    ("17 * 23", "an operator expression `17 * 23`", 'write "17 * 23"', "17 * 23"),
+    ('"a" + "b"', 'an operator expression `"a" + "b"`', "Nothing is evaluated", '"a" +'),
+    ("+1", "an operator expression `+1`", "Only a minus sign before a number", "+1"),
+    ("--1", "an operator expression `--1`", "Only a minus sign before a number", "--1"),
+    ("-True", "an operator expression `-True`", "Only a minus sign before a number", "-True"),
+    ("not True", "an operator expression `not True`", "Only a minus sign", "not"),
+    ("~1", "an operator expression `~1`", "Only a minus sign", "~1"),
+    ("1 < 2", "a comparison `1 < 2`", "Nothing is evaluated", "1 < 2"),
+    ("True and False", "a boolean expression `True and False`", "Nothing is evaluated", "True"),
+    ("[x for x in range(3)]", "a comprehension `[x for x in range(3)]`", "write the value", "[x"),
+    ("{x: 1 for x in y}", "a comprehension", "write the value", "{x:"),
+    ("{x for x in y}", "a comprehension", "write the value", "{x for"),
+    ("(x for x in y)", "a generator expression", "write the value", "(x for"),
+    ("lambda: 1", "a lambda `lambda: 1`", "write the value", "lambda"),
+    ('f"{x}"', 'an f-string `f"{x}"`', "Write a plain string", 'f"'),
+    ("x[0]", "an index or slice `x[0]`", "write the value", "x[0]"),
+    ("[1, 2][0]", "an index or slice", "write the value", "[1, 2][0]"),
+    ("1 if x else 2", "a conditional expression", "write the value", "1 if"),
+    ("(y := 1)", "an assignment expression", "write the value", "y :="),
+    ("{1, 2}", "a set `{1, 2}`", "Write a list", "{1, 2}"),
+    ('b"data"', 'a bytes literal `b"data"`', "Write a string", 'b"data"'),
+    ("1j", "a complex number `1j`", "Write an int or a float", "1j"),
+    ("...", "a placeholder `...`", "leave the argument out", "..."),
+    ("[*items]", "a starred item `*items`", "Write the items one by one", "*items"),
+    ("{**base}", "`**` unpacking inside a dict `base`", "Write the keys one by one", "base"),
+    ("{1: 2}", "a dict key that is not a string `1`", "Write keys in quotes", "1: 2"),
+    ("{True: 2}", "a dict key that is not a string `True`", "Write keys in quotes", "True"),
+    ("[1, [2, x]]", "the name `x`", "write text in quotes", "x]]"),
+    ('{"k": os.environ}', "attribute access `os.environ`", "Nothing is looked up", "os.env"),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "what", "advice", "at"), FORBIDDEN, ids=[case[0] for case in FORBIDDEN]
+)
+def test_each_forbidden_argument_is_refused_saying_what_where_and_what_is_accepted(
+    source: str, what: str, advice: str, at: str
+) -> None:
+    text = f'calculator(expression="1")\nsearch(query={source})'
+    with pytest.raises(PythonCallError) as caught:
+        CHAIN.parse(text)
+    error = caught.value
+    message = error.model_message
+    assert message.startswith(f"Call 2 (search) has {what}"), message
+    assert advice in message
+    assert ACCEPTED in message
+    assert error.location.line == 2 and error.location.offset is not None
+    assert text[error.location.offset :].startswith(at)
+    assert f"(at line 2, column {error.location.column})" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "advice"),
+    [
+        ("search(*queries)", "a starred argument `*queries`", "Write each argument with its name"),
+        ("search(**options)", "`**` unpacking of `options`", "Only a literal dict can be unpacked"),
+        ("search(**dict(query=1))", "`**` unpacking of `dict(query=1)`", "Only a literal dict"),
+        ('search(**{"query": x})', "the name `x`", "write text in quotes"),
+        (
+            'search(query="a", query="b")',
+            "gives the argument query twice",
+            "Give each argument once",
+        ),
+        ('search(**{"query": "a"}, query="b")', "gives the argument query twice", "once"),
+        ('os.system("rm -rf /")', "calls an attribute", "Call a tool by its name alone"),
+        ('builtins.eval("1")', "calls an attribute", "Call a tool by its name alone"),
+        ('print(calculator(expression="1"))', "a call nested as an argument", "its own"),
+        ('search(query="x")(1)', "`(1)` after a call on the same line", "its own line"),
+        ('search(query="x").result', "`.result` after a call on the same line", "its own line"),
+        ('search(query="x") + 1', "`+ 1` after a call on the same line", "its own line"),
+        ('search(query="x") clock()', "a second call on the same line", "its own line"),
+        ('result = search(query="x")', "a call of search after other text", "no assignment"),
+        ('await search(query="x")', "a call of search after other text", "await"),
+        ('Call: search(query="x")', "a call of search after other text", "its own line"),
+        ('[search(query="x"), 42]', "`42]` inside the list of calls", "holds only calls"),
+        ('[search(query="x"), [clock()]]', "`[clock()]]` inside the list of calls", "only calls"),
+        ('search(query="x"]', "a `]` where `)` was expected", ""),
+        ('search(query="x\n")', "a string that is not closed on its line", r"as \n"),
+        ("search(query=1 2)", "is not valid Python: invalid syntax", ""),
+        ('search(query="x", 1)', "positional argument follows keyword argument", ""),
+        ('search(query="\x00")', "holds a NUL character", ""),
+        ('search(query="\ud800")', "cannot be read", ""),
+    ],
+)
+def test_executable_or_broken_calls_are_refused(text: str, what: str, advice: str) -> None:
+    with pytest.raises(PythonCallError) as caught:
+        CHAIN.parse(text)
+    message = caught.value.model_message
+    assert what.lower() in message.lower(), message
+    assert advice in message
+    assert ACCEPTED in message
+    assert caught.value.location.line is not None
+
+
+def test_nothing_is_ever_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "pwned"
+    calls: list[str] = []
+
+    def spy(name: str) -> Any:
+        original = getattr(builtins, name)
+
+        def watched(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return original(*args, **kwargs)
+
+        return watched
+
+    for name in ("eval", "exec", "__import__"):
+        monkeypatch.setattr(builtins, name, spy(name))
+    attacks = [
+        f'search(query=__import__("pathlib").Path({str(marker)!r}).touch())',
+        f'search(query=open({str(marker)!r}, "w"))',
+        f'search(query=(lambda: open({str(marker)!r}, "w"))())',
+        f'search(query=[open({str(marker)!r}, "w") for _ in [1]])',
+        f"search(query=f\"{{open({str(marker)!r}, 'w')}}\")",
+        f'search(**{{"query": open({str(marker)!r}, "w")}})',
+    ]
+    for attack in attacks:
+        with pytest.raises(PythonCallError):
+            CHAIN.parse(attack)
+    monkeypatch.undo()
+    assert not marker.exists()
+    assert calls == []
+
+
+# --------------------------------------------------------------------------- pathological
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("search(query=" + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + ")", "nested more than"),
+        ("search(query=" + "(" * 5000 + "1" + ")" * 5000 + ")", "nested more than"),
+        ("search(query=" + "-" * 100_000 + "1)", "nested too deeply to read"),
+        ("search(query=" + "1+" * 100_000 + "1)", "nested too deeply to read"),
+        ("search(query=" + "a." * 100_000 + "b)", "nested too deeply to read"),
+        ("search(query=" + "[" * MAX_DEPTH + "]" * MAX_DEPTH + ")", "nests more than 100 levels"),
+        ("search(query=" + "9" * (MAX_INT_DIGITS + 1) + ")", "an integer of more than 4300"),
+        ("search(query=0x" + "f" * 4000 + ")", "args.query is an integer of about 4817 digits"),
+        ("search(query=1e999)", "args.query is Infinity"),
+        ("search(query=-1e999)", "args.query is -Infinity"),
+        ("search(query=[" + "1," * 100_001 + "])", "more than 100000 values"),
+    ],
+)
+def test_pathological_input_is_a_parse_error_not_a_crash(text: str, what: str) -> None:
+    limit = sys.getrecursionlimit()
+    with pytest.raises(PythonCallError) as caught:
+        CHAIN.parse(text)
+    assert what in caught.value.model_message
+    assert sys.getrecursionlimit() == limit
+
+
+def test_exactly_at_the_bounds_is_accepted() -> None:
+    # The arguments object is level 1, so a value may hold MAX_DEPTH - 1 nested lists.
+    depth = MAX_DEPTH - 1
+    nested = CHAIN.parse("search(query=" + "[" * depth + "]" * depth + ")")[0].args["query"]
+    for _ in range(depth - 1):
+        nested = nested[0]
+    assert nested == []
+    big = int("9" * MAX_INT_DIGITS)
+    assert CHAIN.parse(f"search(limit={big})")[0].args == {"limit": big}
+
+
+def test_the_size_bound_is_an_option() -> None:
+    chain = PythonicToolChain(KIT_TOOLS, max_chars=100)
+    assert chain.parse('calculator(expression="1")')
+    with pytest.raises(PythonCallError, match="at most 100 are read"):
+        chain.parse(f'calculator(expression="{"1" * 100}")')
+
+
+def test_every_error_is_a_documented_parse_error() -> None:
+    for text in ["search(query=x)", "search(query=", "prose only", "search(query=1e999)"]:
+        with pytest.raises(ParseError):
+            CHAIN.parse(text)

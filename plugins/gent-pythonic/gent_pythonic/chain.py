@@ -73,6 +73,8 @@ class PythonicToolChain(ToolChain):
                 "To call several tools at once, write one call per line:",
                 self.format_calls(examples),
             ]
+        else:
+            lines.append("To call several tools at once, write one call per line.")
         lines += [
             'Argument values are literals: "text" in quotes, numbers, True, False, None, '
             "lists [...] and dicts {...}. Nothing is evaluated: no variables, operators or "

@@ -76,7 +76,7 @@ def _arguments(
     comma = '", "'
     parts = [
         (builder.add(f"{tool.name}-{key}-pykw", _keyword(key, rule)), required)
-        for key, rule, required in converter.properties(schema, f"{tool.name}-py", root=True)
+        for key, rule, required in converter.properties(schema, tool.name, root=True)
     ]
     required = [part for part, is_required in parts if is_required]
     optional = [part for part, is_required in parts if not is_required]

@@ -197,10 +197,10 @@ def test_hostile_model_outputs_never_escape_a_run(
     live = LiveView(shown, io.StringIO(), color=True, redactor=Redactor(["secret-token"]))
     result = agent.run_sync("task", transcript=transcript, on_event=live)  # never raises
 
-    data = strict_loads(write_json(result.to_dict(), indent=2))  # the --json output
-    assert data["stop_reason"] == result.stop_reason
+    printed = strict_loads(write_json(result.to_dict(), indent=2))  # the --json output
+    assert printed["stop_reason"] == result.stop_reason
     for line in transcript.read_text(encoding="utf-8").splitlines():
         strict_loads(line)
     assert len(load_transcript(transcript).steps) == len(result.steps)
     assert RAW_CONTROL.search(OUR_STYLE.sub("", shown.getvalue())) is None
-    json.dumps(data)  # plain data all the way down
+    json.dumps(printed)  # plain data all the way down

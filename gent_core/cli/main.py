@@ -30,6 +30,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("gent_core.cli.eval", "measure how well agent configurations solve a suite of tasks"),
     "tools": ("gent_core.cli.tools", "list installed tools, or show one tool's schema"),
     "call": ("gent_core.cli.call", "run one tool from the shell, without a model"),
+    "new-plugin": ("gent_core.cli.new_plugin", "start a plugin package from the template"),
 }
 
 

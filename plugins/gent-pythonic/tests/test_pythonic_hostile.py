@@ -4,6 +4,7 @@ accepted; nothing is ever evaluated; pathological input is a parse error, never 
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -159,8 +160,9 @@ def test_nothing_is_ever_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         ("search(query=" + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + ")", "nested more than"),
         ("search(query=" + "(" * 5000 + "1" + ")" * 5000 + ")", "nested more than"),
         ("search(query=" + "-" * 100_000 + "1)", "nested too deeply to read"),
-        ("search(query=" + "1+" * 100_000 + "1)", "nested too deeply to read"),
-        ("search(query=" + "a." * 100_000 + "b)", "nested too deeply to read"),
+        # Python 3.10 parses these (then they are refused); later versions stop parsing
+        ("search(query=" + "1+" * 100_000 + "1)", "too deeply to read|an operator expression"),
+        ("search(query=" + "a." * 100_000 + "b)", "too deeply to read|attribute access"),
         ("search(query=" + "[" * MAX_DEPTH + "]" * MAX_DEPTH + ")", "nests more than 100 levels"),
         ("search(query=" + "9" * (MAX_INT_DIGITS + 1) + ")", "an integer of more than 4300"),
         ("search(query=0x" + "f" * 4000 + ")", "args.query is an integer of about 4817 digits"),
@@ -173,7 +175,7 @@ def test_pathological_input_is_a_parse_error_not_a_crash(text: str, what: str) -
     limit = sys.getrecursionlimit()
     with pytest.raises(PythonCallError) as caught:
         CHAIN.parse(text)
-    assert what in caught.value.model_message
+    assert re.search(what, caught.value.model_message)
     assert sys.getrecursionlimit() == limit
 
 

@@ -23,6 +23,7 @@ then. Long sync tools should poll ``context.cancellation.cancelled`` and return 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import functools
@@ -43,7 +44,11 @@ MAX_TOOL_THREADS = 32
 
 
 class _DaemonWorkers:
-    """A bounded pool of daemon threads that grows on demand and keeps a few idle ones."""
+    """A bounded pool of daemon threads that grows on demand and keeps a few idle ones.
+
+    At most ``max_threads`` jobs run at once; more wait in ``_pending`` (first come, first
+    served) and are handed to the next worker that finishes a job.
+    """
 
     def __init__(
         self, max_threads: int = MAX_TOOL_THREADS, max_idle: int = 8, idle_seconds: float = 30.0
@@ -55,55 +60,62 @@ class _DaemonWorkers:
 
     def _reset(self) -> None:
         self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._handoff: queue.SimpleQueue[_Job] = queue.SimpleQueue()  # jobs for idle workers
+        self._pending: collections.deque[_Job] = collections.deque()  # jobs waiting for a slot
+        self._busy = 0  # jobs running (or handed to an idle worker)
         self._idle = 0  # workers waiting for a job
-        self._threads = 0  # workers alive (busy or idle)
-        self._waiting = 0  # jobs queued because every worker was busy
 
     @property
     def saturated(self) -> bool:
         """Whether jobs are waiting for a worker."""
-        return self._waiting > 0
+        return bool(self._pending)
 
     def submit(self, job: _Job) -> None:
-        """Run ``job`` in an idle worker, in a new one, or queue it when the bound is reached."""
+        """Run ``job`` in an idle or a new worker, or queue it when the bound is reached."""
         with self._lock:
-            if self._idle:
-                self._idle -= 1
-                self._jobs.put(job)
+            if self._busy >= self.max_threads:
+                self._pending.append(job)
                 return
-            if self._threads >= self.max_threads:
-                self._waiting += 1
-                self._jobs.put(job)
-                return
-            self._threads += 1
+            self._start_locked(job)
+
+    def _start_locked(self, job: _Job) -> None:
+        """Give ``job`` to an idle worker or a new one (the lock is held)."""
+        self._busy += 1
+        if self._idle:
+            self._idle -= 1
+            self._handoff.put(job)
+            return
+        thread = threading.Thread(target=self._work, args=(job,), name="gent-tool", daemon=True)
         try:
-            threading.Thread(target=self._work, args=(job,), name="gent-tool", daemon=True).start()
+            thread.start()
         except BaseException:
-            with self._lock:
-                self._threads -= 1
+            self._busy -= 1
             raise
+
+    def drain(self) -> None:
+        """Start waiting jobs while the bound allows (after the bound was raised)."""
+        with self._lock:
+            while self._pending and self._busy < self.max_threads:
+                self._start_locked(self._pending.popleft())
 
     def _next(self) -> _Job | None:
         """The next job for a worker that just finished one, or ``None`` to stop."""
         with self._lock:
-            if self._waiting:
-                self._waiting -= 1
-                return self._jobs.get_nowait()
+            if self._pending and self._busy <= self.max_threads:
+                return self._pending.popleft()  # this worker's slot goes to the waiting job
+            self._busy -= 1
             if self._idle >= self._max_idle:
-                self._threads -= 1
                 return None
             self._idle += 1
         try:
-            return self._jobs.get(timeout=self._idle_seconds)
+            return self._handoff.get(timeout=self._idle_seconds)
         except queue.Empty:
             with self._lock:
                 try:
                     # A job handed over between the timeout and the lock is still ours.
-                    return self._jobs.get_nowait()
+                    return self._handoff.get_nowait()
                 except queue.Empty:
                     self._idle -= 1
-                    self._threads -= 1
                     return None
 
     def _work(self, job: _Job | None) -> None:
@@ -127,6 +139,7 @@ def set_max_tool_threads(count: int) -> None:
         raise ValueError(f"at least one tool thread is needed, got {count}")
     with _workers._lock:
         _workers.max_threads = count
+    _workers.drain()
 
 
 def tool_threads_saturated() -> bool:

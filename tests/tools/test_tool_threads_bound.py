@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,12 +18,11 @@ from gent_core.tools.threads import (
 
 
 @pytest.fixture
-def two_threads() -> Iterator[None]:
+def two_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh pool (threads other tests left busy do not count), bounded to two."""
+    monkeypatch.setattr(threads, "_workers", threads._DaemonWorkers())
+    assert threads._workers.max_threads == MAX_TOOL_THREADS
     set_max_tool_threads(2)
-    try:
-        yield
-    finally:
-        set_max_tool_threads(MAX_TOOL_THREADS)
 
 
 class Gate:
@@ -62,7 +60,7 @@ def test_calls_beyond_the_bound_wait_and_all_finish(two_threads: None) -> None:
     async def main() -> list[int]:
         calls = [asyncio.ensure_future(run_sync(gate.work, n)) for n in range(5)]
         await wait_until(lambda: len(gate.started) == 2, "two calls started")
-        assert threads._workers._waiting == 3  # the other three wait in the queue
+        assert len(threads._workers._pending) == 3  # the other three wait in the queue
         assert tool_threads_saturated()
         gate.release.set()
         return list(await asyncio.gather(*calls))
@@ -87,6 +85,21 @@ def test_a_call_given_up_while_waiting_never_runs(two_threads: None) -> None:
 
     asyncio.run(main())
     assert 99 not in gate.started
+
+
+def test_raising_the_bound_starts_waiting_calls(two_threads: None) -> None:
+    gate = Gate()
+
+    async def main() -> None:
+        calls = [asyncio.ensure_future(run_sync(gate.work, n)) for n in range(3)]
+        await wait_until(lambda: len(gate.started) == 2, "two calls started")
+        set_max_tool_threads(3)
+        await wait_until(lambda: len(gate.started) == 3, "the third call started")
+        gate.release.set()
+        await asyncio.gather(*calls)
+
+    asyncio.run(main())
+    assert gate.most == 3
 
 
 def test_the_bound_must_allow_one_thread() -> None:

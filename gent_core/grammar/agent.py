@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError
-from gent_core.grammar.builder import Grammar, GrammarBuilder
+from gent_core.grammar.builder import Grammar, GrammarBuilder, literal
 from gent_core.grammar.sections import GrammarUnsupportedError, conservative_text
 
 if TYPE_CHECKING:
@@ -161,6 +161,24 @@ class _Builder:
             return self.section(termination.name, body, True, note)
         return self.section(termination.name, self.text, True, self.text_note)
 
+    def stoppable(self, endings: list[str]) -> list[str]:
+        """Let a closing section that ends implicitly be followed by a stop sequence.
+
+        A section without a closing delimiter (a Markdown header's) only ends where the
+        output ends; the model's natural continuation is what the format's stop sequences
+        catch (the observation header). Allowing it lets generation stop there instead of
+        the model being forced to go on (more calls, longer lists) until its token limit.
+        """
+        closing = [note.section for note in self.notes[-len(endings) :]]
+        stops = [stop for stop in self.format.stop_sequences(closing) if stop]
+        if not stops:
+            return endings
+        tail = self.builder.add("stop", " | ".join(literal(stop) for stop in stops))
+        return [
+            f"{rule} {tail}?" if self.format.closing_delimiter(name) is None else rule
+            for rule, name in zip(endings, closing, strict=True)
+        ]
+
     def build(self) -> AgentGrammar:
         structure = self.structure
         special = {part.name for part in (structure.toolchain, structure.termination) if part}
@@ -174,6 +192,7 @@ class _Builder:
             raise GrammarUnsupportedError(
                 "the structure has neither a tool chain with tools nor a termination"
             )
+        endings = self.stoppable(endings)
         sep = self.builder.add("sep", r'"\n" "\n"?')
         parts = [*free, "(" + " | ".join(endings) + ")"]
         grammar = self.builder.build(f" {sep} ".join(parts))

@@ -80,6 +80,24 @@ class BracketDouble(_Formats):
         return self._parse(r"\[\[(\w+)\]\](.*?)\[\[/\1\]\]", text, sections)
 
 
+class HeaderDouble(_Formats):
+    """``== name`` header lines: a section ends where the next header (or the output) starts;
+    generation stops at the observation header."""
+
+    name = "headers"
+
+    def format_section(
+        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
+    ) -> str:
+        return f"== {name}\n{content}"
+
+    def stop_sequences(self, sections: Sequence[str]) -> list[str]:
+        return ["\n== observation"]
+
+    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
+        return self._parse(r"== (\w+)\n(.*?)(?=\n== |\Z)", text, sections)
+
+
 class NoGrammarChainDouble(ToolChain):
     """JSON calls one after the other, one per line as written: ``{"tool": "x", "args": {}}``;
     offers no grammar."""
@@ -177,7 +195,11 @@ NOTE = SchemaTool("write_note", NoteArgs)
 CLOCK = SchemaTool("clock", ClockArgs)
 TOOLS = [CALCULATOR, SEARCH, NOTE, CLOCK]
 
-FORMATS: dict[str, type[TextFormat]] = {"tags": TagDouble, "brackets": BracketDouble}
+FORMATS: dict[str, type[TextFormat]] = {
+    "tags": TagDouble,
+    "brackets": BracketDouble,
+    "headers": HeaderDouble,
+}
 CHAINS: dict[str, type[ToolChain]] = {"lines": LinesChainDouble, "free": NoGrammarChainDouble}
 
 

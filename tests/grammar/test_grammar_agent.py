@@ -47,7 +47,7 @@ class Answer(BaseModel):
     unit: str | None = None
 
 
-FORMATS = ["tags", "brackets"]
+FORMATS = ["tags", "brackets", "headers"]
 TERMINATIONS: dict[str, Callable[[], Termination]] = {
     "text": TextTermination,
     "json": lambda: JSONTermination(Answer),
@@ -154,6 +154,22 @@ def test_a_chain_without_a_grammar_leaves_its_section_unconstrained_and_says_so(
     matcher = GrammarMatcher(result.text)
     assert matcher.matches("<thinking>\nx\n</thinking>\n<action>\nanything (not JSON)\n</action>")
     assert not matcher.matches("<thinking>\nx\n</thinking>\n<action>\nx </action>\n</action>")
+
+
+def test_a_section_that_ends_implicitly_may_be_followed_by_a_stop_sequence() -> None:
+    """Without a closing delimiter, the model's way out of the action is the observation
+    header its stop sequence catches; the grammar allows it rather than forcing more calls."""
+    st = structure("headers", "lines")
+    matcher = GrammarMatcher(build_agent_grammar(st).text)
+    action = '== thinking\nx\n== action\n{"tool": "clock", "args": {}}'
+    assert matcher.matches(action)
+    assert matcher.matches(action + "\n== observation")
+    assert matcher.matches("== thinking\nx\n== answer\nDone.\n== observation")
+    assert not matcher.matches(action + "\n== observation\nmore")
+    _, tags = build("tags", "lines", "text")  # closing delimiters: nothing may follow
+    assert not GrammarMatcher(tags).matches(
+        '<thinking>\nx\n</thinking>\n<action>\n{"tool": "clock", "args": {}}\n</action></action>'
+    )
 
 
 def test_the_explanation_names_the_components_that_constrain_each_section() -> None:

@@ -31,6 +31,7 @@ from gent_xml.format import XMLFormat  # noqa: E402
 from gent_yaml import YAMLToolChain  # noqa: E402
 
 from gent_core.context import ExecutionContext  # noqa: E402
+from gent_core.execution import execute_action  # noqa: E402
 from gent_core.toolchain import ToolChain  # noqa: E402
 from gent_core.tools import tool  # noqa: E402
 from gent_core.tools.base import Tool  # noqa: E402
@@ -92,7 +93,7 @@ def action_runner(chain: ToolChain, content: str, calls: int) -> Callable[[], Aw
     context = ExecutionContext()
 
     async def run() -> None:
-        result = await chain.execute(content, XMLFormat(), context)
+        result = await execute_action(chain, content, XMLFormat(), context)
         assert result.errors == [None] * calls, result.errors
 
     return run
@@ -157,7 +158,7 @@ def whole_action(chain: ToolChain, text: str) -> Callable[[], Awaitable[Any]]:
     text_format, context = XMLFormat(), ExecutionContext()
 
     def make() -> Awaitable[Any]:
-        return chain.execute(text, text_format, context)
+        return execute_action(chain, text, text_format, context)
 
     return make
 

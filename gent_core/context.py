@@ -13,12 +13,30 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from gent_core.plugins.manager import GentPluginManager
+__all__ = [
+    "Cancellation",
+    "Clipboard",
+    "ClipboardEntry",
+    "ExecutionContext",
+    "LifecycleHooks",
+    "Limits",
+]
 
-__all__ = ["Cancellation", "Clipboard", "ClipboardEntry", "ExecutionContext", "Limits"]
+
+class LifecycleHooks(Protocol):
+    """Something that fires gent's lifecycle hooks by name, such as a
+    :class:`~gent_core.plugins.manager.GentPluginManager`:
+    ``hooks.hook.gent_before_tool_call(call=..., tool=..., context=...)``.
+
+    A protocol, so that the contracts do not depend on the plugin system.
+    """
+
+    @property
+    def hook(self) -> Any:
+        """The hook relay: one attribute per hook name, each callable with keyword arguments."""
+        ...
 
 
 @dataclass
@@ -164,5 +182,5 @@ class ExecutionContext:
     clipboard: Clipboard = field(default_factory=Clipboard)
     limits: Limits = field(default_factory=Limits)
     cancellation: Cancellation = field(default_factory=Cancellation)
-    plugin_manager: GentPluginManager | None = None
+    plugin_manager: LifecycleHooks | None = None
     state: dict[str, Any] = field(default_factory=dict)

@@ -72,6 +72,7 @@ __all__ = [
     "ToolCancelledError",
     "TooManyCallsError",
     "check_call_count",
+    "execute_action",
     "execute_calls",
 ]
 
@@ -401,3 +402,29 @@ async def execute_calls(
         results=results,
         errors=[None if result.ok else result.error for result in results],
     )
+
+
+async def execute_action(
+    chain: ToolChain,
+    content: str,
+    text_format: TextFormat,
+    context: ExecutionContext,
+) -> ToolChainResult:
+    """Read the calls of an action section with ``chain`` and run them
+    (:func:`execute_calls`): what the agent does with the action the model wrote.
+
+    Per-call errors (unknown tool, invalid arguments, exception, timeout, a denial by a
+    hook, a clipboard file outside the working directory) become error results and
+    observation text; they are not raised.
+
+    Args:
+        chain: The tool chain that reads the section and renders the results.
+        content: The section's text as written.
+        text_format: The format writing the tool sections and the observation wrapper.
+        context: Working directory, limits, cancellation and plugin hooks of the run.
+
+    Raises:
+        ParseError: When ``content`` cannot be read as calls at all (nothing runs).
+        TooManyCallsError: More calls than ``context.limits.max_calls_per_action``.
+    """
+    return await execute_calls(chain, chain.parse(content), text_format, context)

@@ -11,9 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gent_core.messages import ContentPart, ImagePart, TextPart
 
 if TYPE_CHECKING:
-    from gent_core.context import ExecutionContext
     from gent_core.errors import GentError
-    from gent_core.formats import TextFormat
     from gent_core.grammar.builder import GrammarBuilder
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
@@ -80,8 +78,8 @@ class ToolChainResult:
 class ToolChain(ABC):
     """A section (default name ``action``) whose content holds tool calls.
 
-    A tool chain lists its tools in the prompt (:attr:`guidance`), reads calls from the
-    section's text (:meth:`parse`) and runs them (:meth:`execute`). A subclass supplies the
+    A tool chain lists its tools in the prompt (:attr:`guidance`) and reads calls from the
+    section's text (:meth:`parse`). A subclass supplies the
     call language, and everything gent needs to prompt and constrain a model in it:
 
     * :attr:`guidance` and :meth:`parse` (required);
@@ -91,9 +89,10 @@ class ToolChain(ABC):
       (``None`` by default: the section is then unconstrained) and :meth:`format_output`
       (how a tool's raw output is written; JSON by default).
 
-    :meth:`execute` is shared by every chain (see :mod:`gent_core.execution`). The
-    conformance kit (:class:`gent_core.testing.ChainConformance`) checks a chain against
-    this contract.
+    Running the calls is not the chain's job: the execution engine does it the same way for
+    every chain (:func:`gent_core.execution.execute_action`, which parses the section with
+    :meth:`parse` and renders each result with :meth:`format_output`). The conformance kit
+    (:class:`gent_core.testing.ChainConformance`) checks a chain against this contract.
 
     Args:
         tools: The tools the model may call.
@@ -169,28 +168,6 @@ class ToolChain(ABC):
             ParseError: A subclass saying what was wrong (invalid JSON/YAML, missing tool
                 name, a call that was cut off...), with a model-facing message.
         """
-
-    async def execute(
-        self, content: str, format: TextFormat, context: ExecutionContext
-    ) -> ToolChainResult:
-        """Parse ``content``, run the calls concurrently and format the observation.
-
-        Per-call errors (unknown tool, invalid arguments, exception, timeout, a denial by a
-        hook, a clipboard file outside the working directory) become error results and
-        observation text; they are not raised. See :func:`gent_core.execution.execute_calls`.
-
-        Raises:
-            ParseError: When ``content`` cannot be read as calls at all (nothing runs).
-        """
-        return await self.run_calls(self.parse(content), format, context)
-
-    async def run_calls(
-        self, calls: Sequence[ToolCall], format: TextFormat, context: ExecutionContext
-    ) -> ToolChainResult:
-        """Run already parsed ``calls`` (what :meth:`execute` does after :meth:`parse`)."""
-        from gent_core.execution import execute_calls
-
-        return await execute_calls(self, calls, format, context)
 
     @abstractmethod
     def format_calls(self, calls: Sequence[ToolCall]) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gent_core.agent.clipboard import clipboard_records, render_clipboard
 from gent_core.agent.events import (
@@ -46,7 +46,7 @@ from gent_core.errors import (
     ParseError,
     TruncatedOutputError,
 )
-from gent_core.execution import check_call_count
+from gent_core.execution import check_call_count, execute_calls
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
 from gent_core.observation import truncate_output
@@ -55,10 +55,72 @@ from gent_core.serialize import ValueBoundsError, check_value, to_json_data
 from gent_core.toolchain import ToolChainResult
 
 if TYPE_CHECKING:
-    from gent_core.agent.agent import Agent
     from gent_core.agent.transcript import TranscriptWriter
+    from gent_core.formats import TextFormat
+    from gent_core.model import Model, OutputStructure
+    from gent_core.sections import Section
+    from gent_core.termination import Termination
+    from gent_core.toolchain import ToolChain
 
-__all__ = ["CUT_OFF_FINISH_REASONS", "AgentRun", "cut_off_by_back_end"]
+__all__ = ["CUT_OFF_FINISH_REASONS", "AgentRun", "RunAgent", "cut_off_by_back_end"]
+
+
+class RunAgent(Protocol):
+    """What a run needs from its agent (a :class:`~gent_core.agent.Agent`): its parts and
+    settings. A protocol, so that the run does not depend on the agent module (which starts
+    runs).
+    """
+
+    @property
+    def model(self) -> Model:
+        """The model back end."""
+        ...
+
+    @property
+    def format(self) -> TextFormat:
+        """The text format."""
+        ...
+
+    @property
+    def toolchain(self) -> ToolChain | None:
+        """The tool chain, if any."""
+        ...
+
+    @property
+    def termination(self) -> Termination:
+        """How the answer is read."""
+        ...
+
+    @property
+    def max_tokens(self) -> int | None:
+        """Upper bound of tokens per model call."""
+        ...
+
+    @property
+    def temperature(self) -> float | None:
+        """Sampling temperature."""
+        ...
+
+    def sections(self) -> list[Section]:
+        """The sections the model is asked to write, in prompt order."""
+        ...
+
+    def closing_sections(self) -> list[str]:
+        """Sections whose end ends a step."""
+        ...
+
+    def expected_sections_text(self) -> str:
+        """What every step must contain (``"action or answer"``)."""
+        ...
+
+    def structure(self) -> OutputStructure:
+        """The expected output structure."""
+        ...
+
+    def system_prompt(self) -> str:
+        """The exact system prompt."""
+        ...
+
 
 _QUOTE_CHARS = 300
 
@@ -112,7 +174,7 @@ class AgentRun:
 
     def __init__(
         self,
-        agent: Agent,
+        agent: RunAgent,
         task: str,
         context: ExecutionContext,
         emit: Callable[[AgentEvent], None],
@@ -418,7 +480,7 @@ class AgentRun:
         self.emit(ToolCallsStarted(record.index, tuple(calls)))
         started = time.perf_counter()
         try:
-            result = await toolchain.run_calls(calls, self.agent.format, self.context)
+            result = await execute_calls(toolchain, calls, self.agent.format, self.context)
         except ParseError as error:  # a chain refusing the calls as a whole: nothing ran
             raise _Feedback(error.model_message, error) from error
         record.tool_seconds = time.perf_counter() - started

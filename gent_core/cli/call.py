@@ -165,9 +165,10 @@ def _engine(registry: Registry, tool: Tool) -> tuple[ToolChain, TextFormat]:
 async def _call(
     chain: ToolChain, text_format: TextFormat, context: ExecutionContext, name: str, args: Any
 ) -> ToolResult:
+    from gent_core.execution import execute_calls
     from gent_core.toolchain import ToolCall
 
-    outcome = await chain.run_calls([ToolCall(name, args, "call_0")], text_format, context)
+    outcome = await execute_calls(chain, [ToolCall(name, args, "call_0")], text_format, context)
     return outcome.results[0]
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from gent_core.context import ExecutionContext
 from gent_core.errors import UnknownToolError
+from gent_core.execution import execute_action
 from gent_core.formats import TextFormat
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool
@@ -94,7 +95,9 @@ EXPECTED = {
 def test_observation_text(chain_name: str, format_name: str, tmp_path: Path) -> None:
     chain = CHAINS[chain_name]([multiply, get_customer])
     result = asyncio.run(
-        chain.execute(ACTIONS[chain_name], FORMATS[format_name](), ExecutionContext(tmp_path))
+        execute_action(
+            chain, ACTIONS[chain_name], FORMATS[format_name](), ExecutionContext(tmp_path)
+        )
     )
     assert result.text == EXPECTED[chain_name, format_name]
     assert [r.output for r in result.results][:1] == [391]
@@ -124,7 +127,7 @@ def test_the_observation_parses_back_into_its_sections(
     text_format = FORMATS[format_name]()
     chain = CHAINS[chain_name]([multiply, get_customer])
     result = asyncio.run(
-        chain.execute(ACTIONS[chain_name], text_format, ExecutionContext(tmp_path))
+        execute_action(chain, ACTIONS[chain_name], text_format, ExecutionContext(tmp_path))
     )
     parsed = text_format.parse(result.text, ["observation"])
     assert [section.name for section in parsed] == ["observation"]
@@ -138,7 +141,7 @@ def test_the_observation_parses_back_into_its_sections(
 @pytest.mark.parametrize("format_name", sorted(FORMATS))
 def test_no_calls_give_no_observation(format_name: str) -> None:
     result = asyncio.run(
-        JSONToolChain([multiply]).execute("", FORMATS[format_name](), ExecutionContext())
+        execute_action(JSONToolChain([multiply]), "", FORMATS[format_name](), ExecutionContext())
     )
     assert result.text == ""
 
@@ -147,8 +150,11 @@ def test_no_calls_give_no_observation(format_name: str) -> None:
 def test_a_made_up_tool_name_still_gives_a_valid_section(format_name: str) -> None:
     text_format = FORMATS[format_name]()
     result = asyncio.run(
-        JSONToolChain([multiply]).execute(
-            '{"tool": "search the web!", "args": {}}', text_format, ExecutionContext()
+        execute_action(
+            JSONToolChain([multiply]),
+            '{"tool": "search the web!", "args": {}}',
+            text_format,
+            ExecutionContext(),
         )
     )
     parsed = text_format.parse(result.text, ["observation"])

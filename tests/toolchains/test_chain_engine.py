@@ -20,7 +20,7 @@ from gent_core.errors import (
     TruncatedCallError,
     UnknownToolError,
 )
-from gent_core.execution import ToolCancelledError, execute_calls
+from gent_core.execution import ToolCancelledError, execute_action, execute_calls
 from gent_core.messages import ImagePart
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.result import ToolResult
@@ -47,7 +47,7 @@ def chain_type(request: pytest.FixtureRequest) -> type[ToolChain]:
 def run(
     chain: ToolChain, calls: list[tuple[str, dict[str, Any]]], context: ExecutionContext
 ) -> Any:
-    return asyncio.run(chain.execute(write_calls(chain, calls), FORMAT, context))
+    return asyncio.run(execute_action(chain, write_calls(chain, calls), FORMAT, context))
 
 
 def test_results_keep_call_order_while_calls_run_concurrently(
@@ -181,7 +181,7 @@ def test_a_truncated_call_is_raised_and_nothing_runs(chain_type: type[ToolChain]
         else "- tool: echo\n  args: {text: a}\n- tool: echo\n  args: {text: 'b"
     )
     with pytest.raises(TruncatedCallError) as raised:
-        asyncio.run(chain.execute(content, FORMAT, ExecutionContext()))
+        asyncio.run(execute_action(chain, content, FORMAT, ExecutionContext()))
     assert "write the complete call again" in raised.value.model_message
     assert tool.calls == []
 
@@ -217,7 +217,7 @@ def test_media_is_collected_in_call_order(chain_type: type[ToolChain], tmp_path:
 
 def test_no_calls_give_empty_text(chain_type: type[ToolChain]) -> None:
     chain = chain_type([echo_tool()])
-    result = asyncio.run(chain.execute("  \n", FORMAT, ExecutionContext()))
+    result = asyncio.run(execute_action(chain, "  \n", FORMAT, ExecutionContext()))
     assert result.text == "" and result.calls == [] and result.as_content_parts() == []
 
 

@@ -12,7 +12,7 @@ from gent_yaml import YAMLToolChain
 
 from gent_core import hookimpl
 from gent_core.context import ExecutionContext
-from gent_core.execution import ToolCallDeniedError
+from gent_core.execution import ToolCallDeniedError, execute_action
 from gent_core.plugins.decisions import ToolCallDecision
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
@@ -38,7 +38,7 @@ def execute(
     tmp_path: Path,
 ) -> ToolChainResult:
     context = ExecutionContext(tmp_path, plugin_manager=sandbox.manager)
-    return asyncio.run(chain.execute(write_calls(chain, calls), FORMAT, context))
+    return asyncio.run(execute_action(chain, write_calls(chain, calls), FORMAT, context))
 
 
 class DenyDeletes:

@@ -13,6 +13,7 @@ from gent_yaml import YAMLToolChain
 
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, ToolExecutionError
+from gent_core.execution import execute_action
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool
@@ -36,7 +37,8 @@ def test_json_calculator_from_the_registry(gent_plugins: PluginSandbox) -> None:
     gent_plugins.register(plugin, "json")
     chain = registry_chain(gent_plugins, "json")
     result = asyncio.run(
-        chain.execute(
+        execute_action(
+            chain,
             "Computing: {'tool': 'calculator', 'args': {'expression': '17 * 23'}}",
             FORMAT,
             ExecutionContext(),
@@ -55,7 +57,9 @@ def test_yaml_calculator_keeps_the_expression_as_text(gent_plugins: PluginSandbo
     calls = chain.parse("- tool: calculator\n  args:\n    expression: 1.10\n")
     assert calls[0].args == {"expression": "1.10"}
     result = asyncio.run(
-        chain.execute("tool: calculator\nargs: {expression: 2026}", FORMAT, ExecutionContext())
+        execute_action(
+            chain, "tool: calculator\nargs: {expression: 2026}", FORMAT, ExecutionContext()
+        )
     )
     assert result.results[0].output == 2026 and result.errors == [None]
 
@@ -70,7 +74,7 @@ def test_a_tool_error_keeps_its_own_message(chain_type: type[ToolChain]) -> None
         if chain_type is JSONToolChain
         else "tool: calculator\nargs:\n  expression: 1 / 0\n"
     )
-    result = asyncio.run(chain.execute(content, FORMAT, ExecutionContext()))
+    result = asyncio.run(execute_action(chain, content, FORMAT, ExecutionContext()))
     error = result.errors[0]
     assert isinstance(error, CalculatorError)
     assert result.text == f"[observation]\n  [calculator]\n  Error: {error.model_message}"
@@ -85,7 +89,8 @@ def count_words(text: str, minimum: int = 1) -> int:
 def test_pydantic_validation_errors_reach_the_model() -> None:
     chain = JSONToolChain([count_words])
     result = asyncio.run(
-        chain.execute(
+        execute_action(
+            chain,
             '{"tool": "count_words", "args": {"text": "a b", "minimum": "seven"}}',
             FORMAT,
             ExecutionContext(),
@@ -111,7 +116,7 @@ def test_ten_sync_tools_run_side_by_side() -> None:
         + "]"
     )
     started = time.perf_counter()
-    result = asyncio.run(chain.execute(content, FORMAT, ExecutionContext()))
+    result = asyncio.run(execute_action(chain, content, FORMAT, ExecutionContext()))
     elapsed = time.perf_counter() - started
     assert [r.output for r in result.results] == [str(i) for i in range(10)]
     assert elapsed < 0.6  # about one call's time (0.2 s), not ten (2 s)
@@ -128,7 +133,8 @@ def test_a_decorated_tool_gets_the_working_directory_and_its_file_is_accepted(
     tmp_path: Path,
 ) -> None:
     result = asyncio.run(
-        YAMLToolChain([save_note]).execute(
+        execute_action(
+            YAMLToolChain([save_note]),
             "tool: save_note\nargs:\n  text: |\n    line 1\n    line 2\n",
             FORMAT,
             ExecutionContext(tmp_path),
@@ -148,7 +154,7 @@ def test_a_decorated_tool_cannot_leak_files(tmp_path: Path) -> None:
     work = tmp_path / "w"
     work.mkdir()
     result = asyncio.run(
-        JSONToolChain([leak]).execute('{"tool": "leak"}', FORMAT, ExecutionContext(work))
+        execute_action(JSONToolChain([leak]), '{"tool": "leak"}', FORMAT, ExecutionContext(work))
     )
     assert isinstance(result.errors[0], ToolExecutionError)
     assert result.clipboard_files == []

@@ -13,6 +13,7 @@ from gent_xml.format import XMLFormat
 from gent_core.agent import Agent
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, ToolExecutionError
+from gent_core.execution import execute_action
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult
 from tests.tools.seed_004_tool import MockTestTool
@@ -45,7 +46,8 @@ def test_seed_tool_schema_is_its_llm_schema() -> None:
 def test_seed_tool_succeeds_through_the_chain(tmp_path: Path) -> None:
     chain = JSONToolChain([MockTestTool()])
     result = asyncio.run(
-        chain.execute(
+        execute_action(
+            chain,
             '{"tool": "test_tool", "args": {"input_text": "hello"}}',
             XMLFormat(),
             ExecutionContext(tmp_path),
@@ -60,7 +62,8 @@ def test_seed_tool_succeeds_through_the_chain(tmp_path: Path) -> None:
 def test_seed_tool_crash_is_an_error_result(tmp_path: Path) -> None:
     chain = JSONToolChain([MockTestTool()])
     result = asyncio.run(
-        chain.execute(
+        execute_action(
+            chain,
             '{"tool": "test_tool", "args": {"input_text": "boom", "should_fail": true}}',
             XMLFormat(),
             ExecutionContext(tmp_path),

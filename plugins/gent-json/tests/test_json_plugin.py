@@ -10,6 +10,7 @@ from pathlib import Path
 from gent_json import JSONToolChain, plugin
 
 from gent_core.context import ExecutionContext
+from gent_core.execution import execute_action
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.sections import FormattedSection, ParseResult, Section
 from gent_core.testing import PluginSandbox
@@ -66,7 +67,8 @@ def test_the_entry_point_is_declared() -> None:
 def test_a_call_runs_end_to_end(tmp_path: Path) -> None:
     chain = JSONToolChain([add])
     result = asyncio.run(
-        chain.execute(
+        execute_action(
+            chain,
             '```json\n[{"tool": "add", "args": {"a": 2, "b": 3}}, {"name": "add", '
             '"arguments": "{\\"a\\": 1, \\"b\\": 1}"}]\n```',
             _Plain(),

@@ -16,11 +16,9 @@ from gent_markdown import MarkdownFormat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gent_core.context import ExecutionContext
-from gent_core.formats import TextFormat
 from gent_core.sections import FormattedSection, TextSection
 from gent_core.terminations.text import TextTermination
-from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
+from gent_core.toolchain import ToolCall, ToolChain
 
 FMT = MarkdownFormat()
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -202,11 +200,6 @@ class _Chain(ToolChain):
 
     def format_calls(self, calls: Sequence[ToolCall]) -> str:
         return ""
-
-    async def execute(
-        self, content: str, format: TextFormat, context: ExecutionContext
-    ) -> ToolChainResult:
-        return ToolChainResult()
 
 
 def readme_sections() -> list[TextSection | TextTermination]:

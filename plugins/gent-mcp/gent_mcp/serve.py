@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.context import ExecutionContext
+from gent_core.execution import execute_calls
 from gent_core.serialize import dumps_json, to_json_data
 from gent_core.toolchain import ToolCall
 
@@ -172,7 +173,7 @@ def build_server(agent: Agent) -> Server[Any]:
             plugin_manager=hooks,
         )
         call = ToolCall(name, dict(params.arguments or {}), "call_0")
-        outcome = await chain.run_calls([call], agent.format, execution)
+        outcome = await execute_calls(chain, [call], agent.format, execution)
         return to_call_tool_result(outcome.results[0], agent.working_directory)
 
     return Server(

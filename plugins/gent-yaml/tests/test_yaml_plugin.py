@@ -10,6 +10,7 @@ from pathlib import Path
 from gent_yaml import YAMLToolChain, plugin
 
 from gent_core.context import ExecutionContext
+from gent_core.execution import execute_action
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.sections import FormattedSection, ParseResult, Section
 from gent_core.testing import PluginSandbox
@@ -66,8 +67,11 @@ def test_the_entry_point_is_declared() -> None:
 def test_a_call_runs_end_to_end_with_verbatim_strings(tmp_path: Path) -> None:
     chain = YAMLToolChain([tag])
     result = asyncio.run(
-        chain.execute(
-            "tool: tag\nargs:\n  version: 1.10\n  count: 3\n", _Plain(), ExecutionContext(tmp_path)
+        execute_action(
+            chain,
+            "tool: tag\nargs:\n  version: 1.10\n  count: 3\n",
+            _Plain(),
+            ExecutionContext(tmp_path),
         )
     )
     assert result.results[0].output == {"version": "1.10", "count": 3, "notes": "line 1\nline 2"}

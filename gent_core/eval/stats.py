@@ -8,11 +8,57 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from gent_core.eval.records import RunRecord
+__all__ = ["Z_95", "ConfigurationSummary", "RunOutcome", "summarise", "wilson_interval"]
 
-__all__ = ["Z_95", "ConfigurationSummary", "summarise", "wilson_interval"]
+
+class RunOutcome(Protocol):
+    """What a summary reads from one run (a :class:`~gent_core.eval.records.RunRecord`); a
+    protocol, so that the records, which summarise themselves, and the statistics do not
+    import each other.
+    """
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed`` or ``error``."""
+        ...
+
+    @property
+    def passed(self) -> bool:
+        """Whether the task was solved."""
+        ...
+
+    @property
+    def steps(self) -> int:
+        """Steps taken."""
+        ...
+
+    @property
+    def format_errors(self) -> int:
+        """Steps whose output could not be used."""
+        ...
+
+    @property
+    def tool_errors(self) -> int:
+        """Tool calls that failed."""
+        ...
+
+    @property
+    def input_tokens(self) -> int:
+        """Prompt tokens over the run's model calls."""
+        ...
+
+    @property
+    def output_tokens(self) -> int:
+        """Generated tokens over the run's model calls."""
+        ...
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of the run."""
+        ...
+
 
 Z_95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
@@ -111,7 +157,7 @@ class ConfigurationSummary:
         }
 
 
-def summarise(label: str, records: Sequence[RunRecord]) -> ConfigurationSummary:
+def summarise(label: str, records: Sequence[RunOutcome]) -> ConfigurationSummary:
     """Summarise one configuration's runs."""
     ran = [record for record in records if record.status != "error"]
     passed = [record for record in ran if record.passed]

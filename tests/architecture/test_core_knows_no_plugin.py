@@ -1,0 +1,72 @@
+"""The core prompts and constrains models only through the contracts: the modules that write
+prompts, few-shot examples and grammars name no shipped format or tool chain (issue 10).
+
+A default in ``AgentConfig`` (``format: xml``) is configuration and lives elsewhere.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tests.architecture.imports import PACKAGE
+
+# The modules that decide what a model reads and may write.
+PROMPT_AND_GRAMMAR = [
+    "base_prompt.py",
+    "guidance.py",
+    "schema_examples.py",
+    "formats.py",
+    "sections.py",
+    "toolchain.py",
+    "termination.py",
+    "terminations",
+    "model.py",
+    "textscan.py",
+    "grammar",
+    "cli/describe.py",
+]
+SHIPPED = {"xml", "markdown", "json", "yaml"}
+# (file, literal): why it is not a plugin's name.
+ALLOWED = {
+    ("grammar/json_schema.py", "json"): "the converter's JSON flavour",
+    ("grammar/json_schema.py", "yaml"): "the converter's YAML-flow flavour",
+    ("terminations/typed.py", "json"): "pydantic's model_dump(mode='json')",
+}
+
+
+def _literals(path: str) -> list[tuple[str, int, str]]:
+    found = []
+    root = PACKAGE / path
+    files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
+    for file in files:
+        tree = ast.parse(file.read_text())
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+            ):
+                found.append((file.relative_to(PACKAGE).as_posix(), node.lineno, node.value))
+    return found
+
+
+def test_no_literal_names_a_shipped_format_or_chain() -> None:
+    named = [
+        f"{file}:{line}: {text!r}"
+        for path in PROMPT_AND_GRAMMAR
+        for file, line, text in _literals(path)
+        if (text.lower() in SHIPPED and (file, text.lower()) not in ALLOWED)
+        or any(f"gent_{name}" in text or f"gent-{name}" in text for name in SHIPPED)
+    ]
+    assert not named, "the core names a plugin:\n" + "\n".join(named)
+
+
+def test_the_check_sees_literals_but_not_docstrings() -> None:
+    texts = [text for _, _, text in _literals("grammar/json_schema.py")]
+    assert "json" in texts  # the flavour names are literals the check reads (and allows)
+    assert not any(text.startswith("JSON Schema to GBNF") for text in texts)  # the docstring

@@ -1,0 +1,156 @@
+"""The layering of gent_core (docs/architecture.md, "Layers"): a module imports only from its
+own layer or lower ones, and no modules import each other in a circle.
+
+Imports inside functions and under ``if TYPE_CHECKING:`` count too: each is a dependency of
+the design even when it is deferred or only used for types. A new module must be placed in a
+layer here (and in the docs) before the tests pass.
+"""
+
+from __future__ import annotations
+
+from tests.architecture.imports import import_graph, strongly_connected
+
+# Bottom-up. A module belongs to the layer of the longest prefix naming it (a package prefix
+# covers its modules).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "foundation: values, errors and toolkits that know no contract",
+        (
+            "gent_core.errors",
+            "gent_core.lazy",
+            "gent_core.messages",
+            "gent_core.openai_messages",
+            "gent_core.serialize",
+            "gent_core.schema_refs",
+            "gent_core.schema_examples",
+            "gent_core.grammar.builder",
+            "gent_core.grammar.calls",
+            "gent_core.grammar.check",
+            "gent_core.grammar.json_schema",
+            "gent_core.grammar.match",
+            "gent_core.grammar.sample",
+            "gent_core.grammar.sections",
+            "gent_core.grammar.strings",
+        ),
+    ),
+    (
+        "contracts",
+        (
+            "gent_core.sections",
+            "gent_core.formats",
+            "gent_core.toolchain",
+            "gent_core.termination",
+            "gent_core.model",
+            "gent_core.context",
+            "gent_core.tools.base",
+            "gent_core.tools.result",
+            "gent_core.tools.describe",
+            "gent_core.plugins.decisions",
+        ),
+    ),
+    (
+        "toolkits over the contracts and built-in components",
+        (
+            "gent_core.textscan",
+            "gent_core.callparse",
+            "gent_core.guidance",
+            "gent_core.grammar",
+            "gent_core.base_prompt",
+            "gent_core.observation",
+            "gent_core.terminations",
+            "gent_core.tools",
+            "gent_core.toolsets",
+            "gent_core.testing.scripted",
+        ),
+    ),
+    ("plugin system", ("gent_core.plugins", "gent_core.builtin")),
+    ("configuration", ("gent_core.config",)),
+    ("execution and the agent loop", ("gent_core.execution", "gent_core.agent")),
+    (
+        "applications: command line, evaluation, testing kit, the public namespace",
+        (
+            "gent_core.cli",
+            "gent_core.eval",
+            "gent_core.testing",
+            "gent_core.scaffold",
+            "gent_core.__main__",
+            "gent_core",
+        ),
+    ),
+]
+
+CONTRACTS = dict(LAYERS)["contracts"]
+
+
+def layer_of(module: str) -> int | None:
+    """The index of ``module``'s layer (``None`` when no layer names it)."""
+    best: tuple[int, int] | None = None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (
+                best is None or len(prefix) > best[1]
+            ):
+                best = (index, len(prefix))
+    return best[0] if best else None
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted(module for module in import_graph() if layer_of(module) is None)
+    assert not unplaced, f"place these modules in a layer (and in the docs): {unplaced}"
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a higher layer than its own."""
+    upward = []
+    for module, imported in sorted(graph.items()):
+        own = layer_of(module)
+        for target in sorted(imported):
+            theirs = layer_of(target)
+            if own is not None and theirs is not None and theirs > own:
+                upward.append(f"{module} ({LAYERS[own][0]}) imports {target} ({LAYERS[theirs][0]})")
+    return upward
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    upward = upward_imports(import_graph())
+    assert not upward, "lower layers import higher ones:\n" + "\n".join(upward)
+
+
+def test_the_check_names_an_upward_import_and_a_circle() -> None:
+    graph = {"gent_core.toolchain": {"gent_core.execution"}, "gent_core.execution": set()}
+    assert upward_imports(graph) == [
+        "gent_core.toolchain (contracts) imports gent_core.execution (execution and the agent loop)"
+    ]
+    assert strongly_connected({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+def test_contracts_import_no_plugin_manager_execution_or_agent() -> None:
+    graph = import_graph()
+    forbidden = ("gent_core.plugins.manager", "gent_core.execution", "gent_core.agent")
+    found = [
+        f"{module} imports {target}"
+        for module in sorted(graph)
+        if any(module == name or module.startswith(name + ".") for name in CONTRACTS)
+        for target in sorted(graph[module])
+        if any(target == name or target.startswith(name + ".") for name in forbidden)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_there_are_no_import_circles() -> None:
+    circles = strongly_connected(import_graph())
+    assert not circles, "modules importing each other in a circle:\n" + "\n".join(
+        " <-> ".join(circle) for circle in circles
+    )
+
+
+def test_the_checker_sees_deferred_and_type_only_imports() -> None:
+    """The graph counts imports inside functions and under TYPE_CHECKING (a regression test
+    of the checker itself, on modules known to have them)."""
+    graph = import_graph()
+    # run.py refers to the agent's parts only through a protocol (no import of agent.py)...
+    assert "gent_core.agent.agent" not in graph["gent_core.agent.run"]
+    # ...and agent.py imports configuration inside Agent.from_config.
+    assert "gent_core.config" in graph["gent_core.agent.agent"]
+    # The package namespace imports its names under TYPE_CHECKING.
+    assert "gent_core.toolchain" in graph["gent_core"]

@@ -52,7 +52,7 @@ from gent_core.model import ModelRequest, ModelResponse
 from gent_core.observation import truncate_output
 from gent_core.sections import FormattedSection, ParseResult
 from gent_core.serialize import ValueBoundsError, check_value, to_json_data
-from gent_core.toolchain import ToolChainResult
+from gent_core.toolchain import ToolCall, ToolChainResult
 
 if TYPE_CHECKING:
     from gent_core.agent.transcript import TranscriptWriter
@@ -148,6 +148,25 @@ def _quote_end(text: str) -> str:
     if len(text) > _QUOTE_CHARS:
         text = "[...] " + text[-_QUOTE_CHARS:]
     return text or "(nothing)"
+
+
+def _unreadable(
+    section: str, component: object, error: Exception, what: str | None = None
+) -> _Feedback:
+    """Feedback for a component (a tool chain, a termination) that failed on the model's text:
+    a plugin bug, reported with its class and the exception, that must not end the run.
+    """
+    kind = type(component).__name__
+    detail = what or f"{type(error).__name__}: {error}"
+    failure = ParseError(
+        f"{kind}.parse failed on the {section} section: {type(error).__name__}: {error}",
+        model_message=(
+            f"Your {section} section could not be read ({kind} failed: {detail}). Write it "
+            "again, as the instructions show."
+        ),
+    )
+    failure.__cause__ = error
+    return _Feedback(failure.model_message, failure)
 
 
 class _Feedback(Exception):
@@ -428,6 +447,8 @@ class AgentRun:
                 value = agent.termination.parse(answers[0])
             except GentError as error:
                 raise _Feedback(error.model_message, error) from error
+            except Exception as error:  # a termination bug on this text: the run goes on
+                raise _unreadable(agent.termination.name, agent.termination, error) from error
             finally:
                 self.stats.parse_seconds += time.perf_counter() - started
             if value is not None:
@@ -456,10 +477,15 @@ class AgentRun:
         started = time.perf_counter()
         try:
             calls = toolchain.parse(content)
-        except ParseError as error:
+        except GentError as error:
             raise _Feedback(error.model_message, error) from error
+        except Exception as error:  # a tool-chain bug on this text: the run goes on
+            raise _unreadable(toolchain.name, toolchain, error) from error
         finally:
             self.stats.parse_seconds += time.perf_counter() - started
+        if not isinstance(calls, list) or not all(isinstance(c, ToolCall) for c in calls):
+            problem = TypeError(f"parse() returned {type(calls).__name__}, not a list of ToolCall")
+            raise _unreadable(toolchain.name, toolchain, problem, "not a list of tool calls")
         for number, call in enumerate(calls, start=1):
             try:  # the shipped chains check this while parsing; any other chain is held to it
                 check_value(call.args, convert=True, name="args")

@@ -90,6 +90,10 @@ def _read(path: str) -> str:
         raise _NotText(f"it is not UTF-8 text (invalid data at offset {error.start})") from None
 
 
+def _plugin_failure(kind: str, name: str, error: Exception) -> str:
+    return f"the {kind} {name!r} failed on this text: {type(error).__name__}: {error}"
+
+
 def _usage_error(message: str) -> int:
     Output().error("gent parse", message)
     return 2
@@ -126,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
     except GentError as error:
         output.line(f"gent parse: {error}", err=True)
         return 1
+    except Exception as error:  # noqa: BLE001 - a format plugin bug: reported, no traceback
+        output.line(f"gent parse: {_plugin_failure('format', args.format, error)}", err=True)
+        return 1
     truncated = parsed.truncated
     if truncated is not None:
         note = f"the last section ({truncated.name}) was never closed: the output was cut off"
@@ -138,11 +145,17 @@ def run(args: argparse.Namespace) -> int:
         output.json(found)
         return 0
     calls: list[dict[str, Any]] = []
-    for content in found.get(args.action_section, []):
+    for content in parsed.untrimmed(args.action_section):  # chains read the text as written
+        if not content.strip():
+            continue
         try:
             calls.extend({"tool": c.tool, "args": c.args} for c in chain.parse(content))
         except GentError as error:
             output.line(error.model_message, err=True)
+            return 1
+        except Exception as error:  # noqa: BLE001 - a tool-chain plugin bug: reported
+            failure = _plugin_failure("tool chain", args.toolchain, error)
+            output.line(f"gent parse: {failure}", err=True)
             return 1
     output.json({"sections": found, "calls": calls})
     return 0

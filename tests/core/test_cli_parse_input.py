@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gent_core.cli.main import main
+from tests.strict_json import strict_loads
 
 ARGS = ["parse", "--format", "xml", "--sections", "answer"]
 
@@ -60,3 +64,37 @@ def test_utf8_on_stdin_is_parsed() -> None:
     done = run_gent("<answer>€</answer>".encode())
     assert done.returncode == 0, done.stderr
     assert "€".encode() in done.stdout
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300).map(lambda text: text.encode("utf-8", "surrogatepass")),
+        st.lists(
+            st.sampled_from(
+                ["<action>", "</action>", "# Action\n", "{", "[", '"tool": "t"', "NaN", "\x1b"]
+            ),
+            max_size=30,
+        ).map(lambda parts: "".join(parts).encode()),
+    ),
+    format_name=st.sampled_from(["xml", "markdown"]),
+    chain=st.sampled_from(["json", "yaml"]),
+)
+def test_gent_parse_never_raises_on_any_input(
+    data: bytes, format_name: str, chain: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr("sys.stderr", err)
+    args = ["parse", "--format", format_name, "--sections", "thinking,action,answer"]
+    code = main([*args, "--toolchain", chain, "-"])
+    assert code in (0, 1, 2)
+    if code == 0:
+        strict_loads(out.getvalue())
+    else:
+        assert out.getvalue() == "" and "Traceback" not in err.getvalue()

@@ -87,6 +87,8 @@ class JSONSchemaConverter:
         xml_safe: Also keep ``</`` out of strings.
         max_items: Most items of an array whose schema sets no ``maxItems`` (see
             :data:`DEFAULT_MAX_ITEMS`); ``None`` leaves such arrays unbounded.
+        line_breaks: Whether white space between tokens may break lines (JSON flavour);
+            ``False`` keeps every value on one line, for line-based call syntaxes.
 
     Raises:
         StringGrammarError: When strings cannot be kept free of a text in ``avoid``.
@@ -101,6 +103,7 @@ class JSONSchemaConverter:
         avoid: Sequence[str] | None = None,
         xml_safe: bool = False,
         max_items: int | None = None,
+        line_breaks: bool = True,
     ) -> None:
         self.builder = builder
         self.flavor = flavor
@@ -110,6 +113,7 @@ class JSONSchemaConverter:
             texts.append("</")
         self.avoid: tuple[str, ...] = tuple(dict.fromkeys(texts))
         self.max_items = DEFAULT_MAX_ITEMS if max_items is None else max_items
+        self.line_breaks = line_breaks
         self._char_rule: str | None = None
         self._root_schema: Mapping[str, Any] = {}
         self._refs: dict[str, str] = {}
@@ -122,6 +126,8 @@ class JSONSchemaConverter:
     @property
     def ws(self) -> str:
         """Optional whitespace between tokens (nothing in the YAML flavour)."""
+        if not self.line_breaks:
+            return self._rule("ws-inline", r'| " "')
         return self._rule("ws", r'| " " | "\n" [ \t]{0,16}')
 
     def _open(self, char: str) -> str:

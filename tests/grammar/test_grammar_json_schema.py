@@ -218,6 +218,48 @@ def test_recursive_refs_and_bad_refs() -> None:
         grammar_for({"enum": []})
 
 
+def test_lists_without_max_items_are_bounded_and_numbers_finite() -> None:
+    from gent_core.grammar import DEFAULT_MAX_ITEMS
+
+    matcher = GrammarMatcher(grammar_for({"type": "array", "items": {"type": "number"}}))
+    assert matcher.matches(json.dumps([1.5] * DEFAULT_MAX_ITEMS))
+    assert not matcher.matches(json.dumps([1.5] * (DEFAULT_MAX_ITEMS + 1)))
+    assert matcher.matches("[1e99]") and not matcher.matches("[1e999]")
+    bounded = GrammarMatcher(grammar_for({"type": "array", "maxItems": 20}))
+    assert bounded.matches(json.dumps(list(range(20))))
+    dictionary = GrammarMatcher(
+        grammar_for({"type": "object", "additionalProperties": {"type": "integer"}})
+    )
+    assert dictionary.matches(json.dumps({str(i): i for i in range(DEFAULT_MAX_ITEMS)}))
+    assert not dictionary.matches(json.dumps({str(i): i for i in range(DEFAULT_MAX_ITEMS + 1)}))
+
+
+def test_strings_never_hold_the_texts_to_avoid() -> None:
+    builder = GrammarBuilder(avoid=("</action>", "[[/x]]"))
+    rule = JSONSchemaConverter(builder).convert({"type": "string"}, "value")
+    matcher = GrammarMatcher(builder.build(rule).text)
+    assert matcher.matches('"a < b, [x], </b"') is False  # "</" starts "</action>"
+    assert matcher.matches('"a < b, [x] and <\\/tag>"')
+    assert not matcher.matches('"see </ACTION>"')
+    assert not matcher.matches('"[[/x]]"')
+    assert not matcher.matches('"ends with <"')  # a start character is never last
+    rng = random.Random(5)
+    for _ in range(200):
+        text = sample(builder.build(rule).text, rng, max_repeat=6)
+        assert "</" not in text.lower() and "[[" not in text
+
+
+def test_single_line_values_for_line_based_syntaxes() -> None:
+    builder = GrammarBuilder()
+    rule = JSONSchemaConverter(builder, line_breaks=False).convert(
+        Person.model_json_schema(), "value"
+    )
+    text = builder.build(rule).text
+    rng = random.Random(9)
+    for _ in range(50):
+        assert "\n" not in sample(text, rng, max_repeat=3)
+
+
 @pytest.mark.llama
 def test_llama_cpp_accepts_every_schema_grammar() -> None:
     grammars = [

@@ -1,0 +1,214 @@
+"""The source of ``gent-acme``, a throwaway third-party plugin written only against gent's
+public contract: a format and two tool chains the core has never heard of (issue 10's
+acceptance test installs it into a fresh virtual environment).
+
+* the ``brackets`` format: ``[[name]]`` ... ``[[/name]]``; it offers no free-text rule, so its
+  free text gets the core's conservative rule, derived from its delimiters;
+* the ``acme`` tool chain: one ``CALL tool {json arguments}`` line per call, with its own
+  grammar (built on the core's JSON-Schema converter);
+* the ``acme-free`` tool chain: the same syntax without a grammar (an unconstrained section).
+"""
+
+SOURCE = r'''
+"""gent-acme: a throwaway format and tool chains, written against gent's public contract."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from gent_core import hookimpl
+from gent_core.errors import InvalidJSONError, Location, NoSectionsFoundError
+from gent_core.formats import IncrementalParser, TextFormat, guidance_list
+from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
+from gent_core.sections import (
+    FormattedSection,
+    ParsedSection,
+    ParseResult,
+    Section,
+    SectionEnded,
+    SectionEvent,
+    SectionStarted,
+    section_names,
+)
+from gent_core.toolchain import ToolCall, ToolChain
+
+# [[name]], or [[name:N]] when the next N characters are the content, verbatim (how content
+# holding brackets is written).
+_OPEN = re.compile(r"\[\[([A-Za-z_]\w*)(?::(\d{1,9}))?\]\]")
+
+
+class BracketParser(IncrementalParser):
+    """Collects the output and reads it when it is complete (a throwaway: simple, linear)."""
+
+    def __init__(self, text_format: BracketFormat, sections: Sequence[Section | str]) -> None:
+        self.format = text_format
+        self.sections = sections
+        self.pieces: list[str] = []
+        self.done: ParseResult | None = None
+
+    def feed(self, chunk: str) -> list[SectionEvent]:
+        self.pieces.append(chunk)
+        return []
+
+    def close(self) -> list[SectionEvent]:
+        try:
+            self.done = self.format.parse("".join(self.pieces), self.sections)
+        except NoSectionsFoundError:
+            return []
+        events: list[SectionEvent] = []
+        for section in self.done.sections:
+            events += [SectionStarted(section.name), SectionEnded(section)]
+        return events
+
+    def result(self) -> ParseResult:
+        return self.format.parse("".join(self.pieces), self.sections)
+
+
+class BracketFormat(TextFormat):
+    """Sections as ``[[name]]`` ... ``[[/name]]``."""
+
+    name = "brackets"
+
+    def describe(self, sections: Sequence[Section]) -> str:
+        names = section_names(sections)
+        skeleton = "\n".join(f"[[{name}]]\n...\n[[/{name}]]" for name in names)
+        lines = ["Write your response in sections, each between its markers:", "", skeleton, ""]
+        lines += guidance_list(sections, lambda name: f"[[{name}]]")
+        return "\n".join(lines)
+
+    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
+        wanted = {name.lower(): name for name in section_names(sections)}
+        lowered = text.lower()
+        found: list[ParsedSection] = []
+        outside: list[str] = []
+        position = 0
+        while True:
+            opening = _OPEN.search(text, position)
+            if opening is None:
+                outside.append(text[position:])
+                break
+            if opening.group(1).lower() not in wanted:
+                outside.append(text[position : opening.end()])
+                position = opening.end()
+                continue
+            outside.append(text[position : opening.start()])
+            name = wanted[opening.group(1).lower()]
+            marker = f"[[/{name.lower()}]]"
+            start = opening.end()
+            if opening.group(2) is not None:  # a verbatim body of known length
+                body_end = start + int(opening.group(2))
+                closing = body_end if lowered.startswith(marker, body_end) else -1
+            else:
+                closing = lowered.find(marker, start)
+                body_end = closing
+            complete = closing >= 0 and body_end <= len(text)
+            raw = text[start : body_end if complete else len(text)]
+            end = closing + len(marker) if complete else len(text)
+            found.append(
+                ParsedSection(
+                    name, raw.strip(), start=opening.start(), end=end, complete=complete, raw=raw
+                )
+            )
+            if not complete:
+                break
+            position = end
+        if not found:
+            raise NoSectionsFoundError(
+                list(wanted.values()), format_name=self.name, example=self.example(sections)
+            )
+        leftover = "\n".join(part.strip() for part in outside if part.strip())
+        return ParseResult(tuple(found), leftover)
+
+    def incremental_parser(self, sections: Sequence[Section | str]) -> IncrementalParser:
+        return BracketParser(self, sections)
+
+    def format_section(
+        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
+    ) -> str:
+        body = f"\n{content}\n"
+        if "[[" in content or "]]" in content:  # could read as a marker: say its length
+            return f"[[{name}:{len(body)}]]{body}[[/{name}]]"
+        return f"[[{name}]]{body}[[/{name}]]"
+
+    def format_sections(self, sections: Sequence[FormattedSection]) -> str:
+        return "\n".join(
+            self.format_section(
+                section.name,
+                section.content
+                + ("\n" if section.content and section.children else "")
+                + self.format_sections(section.children),
+            )
+            for section in sections
+        )
+
+    def stop_sequences(self, sections: Sequence[str]) -> list[str]:
+        return [f"[[/{name}]]" for name in sections]
+
+
+_CALL = re.compile(r"CALL\s+([A-Za-z_][\w.-]*)\s+(\{.*)")
+
+
+class AcmeChain(ToolChain):
+    """Calls as lines: ``CALL calculator {"expression": "6 * 7"}``."""
+
+    @property
+    def guidance(self) -> str:
+        examples = self.example_calls()
+        lines = ["Write one line per call: CALL, the tool's name, its arguments as JSON."]
+        if examples:
+            lines += ["For example:", self.format_calls(examples[:1])]
+        return "\n".join([*lines, "Tools:", self.describe_tools() or "(none)"])
+
+    def parse(self, content: str) -> list[ToolCall]:
+        calls = []
+        for line in content.split("\n"):
+            if not line.strip():
+                continue
+            match = _CALL.fullmatch(line.strip())
+            try:
+                if match is None:
+                    raise ValueError("not a CALL line")
+                args = json.loads(match.group(2))
+                if not isinstance(args, dict):
+                    raise ValueError("the arguments are not a JSON object")
+            except ValueError as error:
+                raise InvalidJSONError(
+                    f"bad call line {line!r}: {error}",
+                    location=Location(section=self.name),
+                    model_message=f"Write each call as: CALL tool {{json}} ({error}).",
+                ) from None
+            calls.append(ToolCall(match.group(1), args, f"call_{len(calls)}"))
+        return calls
+
+    def format_calls(self, calls: Sequence[ToolCall]) -> str:
+        return "\n".join(
+            f"CALL {call.tool} {json.dumps(call.args, allow_nan=False)}" for call in calls
+        )
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
+        converter = JSONSchemaConverter(builder, prefix="acme", line_breaks=False)
+        lines = []
+        for tool in self.tools:
+            args = converter.convert(arguments_schema(tool), f"{tool.name}-args")
+            lines.append(builder.add(f"{tool.name}-line", f'"CALL {tool.name} " {args}'))
+        return repeat_calls(builder.add("acme-call", " | ".join(lines)), '"\\n"')
+
+
+class FreeAcmeChain(AcmeChain):
+    """The same calls, without a grammar: the action section is unconstrained."""
+
+    def grammar_calls(self, builder: GrammarBuilder) -> str | None:
+        return None
+
+
+@hookimpl
+def gent_register_formats() -> Mapping[str, Callable[..., TextFormat]]:
+    return {"brackets": BracketFormat}
+
+
+@hookimpl
+def gent_register_toolchains() -> Mapping[str, Callable[..., ToolChain]]:
+    return {"acme": AcmeChain, "acme-free": FreeAcmeChain}
+'''

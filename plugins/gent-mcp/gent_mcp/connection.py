@@ -342,13 +342,17 @@ class ServerConnection:
             if host is not None:
                 if self._stop_requested is not None:
                     self._stop_requested.set()
-                if not host.done():
-                    if self._loop is asyncio.get_running_loop():
-                        with contextlib.suppress(Exception):
-                            await asyncio.shield(host)
-                    else:  # its loop is gone: the loop's shutdown cancelled it already
+                if not host.done() and self._loop is not asyncio.get_running_loop():
+                    host.cancel()  # its loop is gone: the loop's shutdown cancelled it already
+                elif not host.done():
+                    if self._client is None:
+                        # Still connecting (a server that does not answer): nothing to wait
+                        # for. Cancelling leaves the SDK's context managers, which kill it.
                         host.cancel()
-                elif not host.cancelled():
+                    # The host leaves the client and stops the server; if we are cancelled
+                    # meanwhile, it goes on stopping it.
+                    await asyncio.wait({host})
+                if host.done() and not host.cancelled():
                     host.exception()  # retrieved, so asyncio does not log it
         finally:
             self._client = None

@@ -126,19 +126,30 @@ def test_a_server_that_exits_at_once_shows_its_error_output(sandbox: PluginSandb
     assert "The server's last error output:\ncannot find my database" in message
 
 
-def test_a_server_that_never_answers_times_out_and_is_killed(sandbox: PluginSandbox) -> None:
+def test_a_server_that_never_answers_times_out_and_is_killed(
+    sandbox: PluginSandbox, tmp_path: Path
+) -> None:
+    pid_file = tmp_path / "mute.pid"
+    script = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+    )
     agent = agent_from(
         sandbox,
         config(
-            tools=f"mcp: {{name: mute, command: [{PYTHON}, -c, 'import time; time.sleep(60)'], "
-            "startup_timeout: 1}"
+            tools=f'mcp: {{name: mute, command: [{PYTHON}, -c, "{script}"], startup_timeout: 1}}'
         ),
     )
+
+    async def scenario() -> None:
+        # A guard against a hang, not a speed check: the server sleeps for an hour.
+        await asyncio.wait_for(agent.run("anything"), timeout=120)
+
     with pytest.raises(ToolsetError) as caught:
-        asyncio.run(agent.run("anything"))
+        asyncio.run(scenario())
     assert "did not start and list its tools within 1 s (option startup_timeout)" in str(
         caught.value
     )
+    assert not pid_alive(int(pid_file.read_text()))  # killed before the error was raised
 
 
 def test_a_missing_working_directory_is_named(sandbox: PluginSandbox, tmp_path: Path) -> None:

@@ -32,6 +32,12 @@ from gent_core.callparse.text import quote_start
 from gent_core.serialize import MAX_INT_DIGITS, ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall
 from gent_pythonic.errors import PythonCallError, call_error
+from gent_pythonic.guard import (
+    GUARD_NEEDED,
+    MAX_EXPRESSION_TOKENS,
+    SAFE_CODE_CHARS,
+    first_excess_token,
+)
 from gent_pythonic.literals import Refused, literal_value, shown
 from gent_pythonic.scanner import CallSpan, scan_calls
 
@@ -99,6 +105,8 @@ class _CallReader:
         source = "_" * len(span.name) + self.text[span.start + len(span.name) : span.end]
         if "\x00" in source:
             raise self.fail(span.start, f"{label} holds a NUL character")
+        if GUARD_NEEDED and span.code > SAFE_CODE_CHARS:
+            self.guard(span, source, label)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
@@ -127,6 +135,22 @@ class _CallReader:
         if not isinstance(call, ast.Call):  # pragma: no cover - the scanner ends at the ")"
             raise self.fail(span.start, f"{label} is not a call")
         return call, source
+
+    def guard(self, span: CallSpan, source: str, label: str) -> None:
+        """Refuse, unparsed, a large call holding too many tokens no literal needs (see
+        :mod:`gent_pythonic.guard`).
+        """
+        try:
+            excess = first_excess_token(source)
+        except SyntaxError as error:
+            raise self.fail(span.start, f"{label} is not valid Python: {error.msg}") from None
+        if excess is not None:
+            line, column = excess
+            raise self.fail(
+                self.line_start(span, line) + column,
+                f"{label} holds more than {MAX_EXPRESSION_TOKENS} operators, names or calls",
+                "Arguments are literal values; nothing is evaluated.",
+            )
 
     def refused(self, span: CallSpan, label: str, refused: Refused) -> PythonCallError:
         offset = self.node_offset(span, refused.node)

@@ -51,11 +51,13 @@ class CallSpan:
         name: The called name as written (dots and dashes included).
         start: Offset of the name.
         end: Offset just after the closing parenthesis.
+        code: How many of its characters are outside strings and comments.
     """
 
     name: str
     start: int
     end: int
+    code: int
 
 
 @dataclass(frozen=True)
@@ -141,11 +143,14 @@ class _Scanner:
             else:
                 pos = at + 1
 
-    def extent(self, start: int, opening: int) -> int:
-        """The offset after the ``)`` matching the one at ``opening``."""
+    def extent(self, start: int, opening: int) -> tuple[int, int]:
+        """The offset after the ``)`` matching the one at ``opening``, and how many characters
+        from ``start`` to there are outside strings and comments.
+        """
         text = self.text
         expected = [")"]
         values = 0
+        skipped = 0
         pos = opening + 1
         while True:
             found = _INSIDE.search(text, pos)
@@ -168,11 +173,13 @@ class _Scanner:
                 if char != wanted:
                     raise self.fail(at, f"a `{char}` where `{wanted}` was expected")
                 if not expected:
-                    return pos
+                    return pos, pos - start - skipped
             elif char == '"' or char == "'":
                 pos = self.string_end(at, start)
+                skipped += pos - at
             elif char == "#":
                 pos = _line_end(text, at)
+                skipped += pos - at
             elif char == "\\":
                 pos = at + 2
             else:
@@ -241,8 +248,8 @@ class _Scanner:
                         "a second call on the same line without a comma",
                         "Write each call on its own line.",
                     )
-                end = self.extent(pos, start.end() - 1)
-                calls.append(CallSpan(start.group(1), pos, end))
+                end, code = self.extent(pos, start.end() - 1)
+                calls.append(CallSpan(start.group(1), pos, end, code))
                 pos, last, line_code = end, "call", True
                 continue
             if char == "[" and list_open is None and not (line_code and last in ("call", "end")):

@@ -11,13 +11,17 @@ from typing import Any
 
 import pytest
 from gent_pythonic import PythonCallError, PythonicToolChain
+from gent_pythonic.guard import SAFE_CODE_CHARS, first_excess_token
 
 from gent_core.errors import ParseError
 from gent_core.serialize import MAX_DEPTH, MAX_INT_DIGITS
 from gent_core.testing import KIT_TOOLS
+from gent_core.toolchain import ToolCall
 
 CHAIN = PythonicToolChain(KIT_TOOLS)
 ACCEPTED = "Values are literals only"
+# Python 3.10 refuses deep expressions before parsing; later versions stop parsing them.
+TOO_MANY = "holds more than 1000 operators, names or calls|too deeply to read"
 
 # (argument source, what the message names, the advice it gives, where the location points)
 FORBIDDEN = [
@@ -159,10 +163,20 @@ def test_nothing_is_ever_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     [
         ("search(query=" + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + ")", "nested more than"),
         ("search(query=" + "(" * 5000 + "1" + ")" * 5000 + ")", "nested more than"),
-        ("search(query=" + "-" * 100_000 + "1)", "nested too deeply to read"),
-        # Python 3.10 parses these (then they are refused); later versions stop parsing
-        ("search(query=" + "1+" * 100_000 + "1)", "too deeply to read|an operator expression"),
-        ("search(query=" + "a." * 100_000 + "b)", "too deeply to read|attribute access"),
+        # Deep expressions without brackets: never a crash (Python 3.10's parser could crash
+        # on large ones, which are refused before parsing there)...
+        ("search(query=" + "-" * 100_000 + "1)", TOO_MANY),
+        ("search(query=" + "1+" * 100_000 + "1)", TOO_MANY),
+        ("search(query=" + "a." * 100_000 + "b)", TOO_MANY),
+        ("search(query=x" + "()" * 50_000 + ")", TOO_MANY),
+        ("search(query=x" + "[0]" * 50_000 + ")", TOO_MANY),
+        ("search(query=" + "not " * 50_000 + "1)", TOO_MANY),
+        ("search(query=" + "1 if 1 else " * 20_000 + "1)", TOO_MANY),
+        ("search(query=" + "lambda a, b=" * 20_000 + "1" + ": 1" * 20_000 + ")", TOO_MANY),
+        # ...smaller ones are parsed: Python 3.10 reads them (then they are refused), later
+        # versions stop with a RecursionError or MemoryError (also refused)
+        ("search(query=" + "-" * 9000 + "1)", "too deeply to read|an operator expression"),
+        ("search(query=" + "1+" * 4900 + "1)", "too deeply to read|an operator expression"),
         ("search(query=" + "[" * MAX_DEPTH + "]" * MAX_DEPTH + ")", "nests more than 100 levels"),
         ("search(query=" + "9" * (MAX_INT_DIGITS + 1) + ")", "an integer of more than 4300"),
         ("search(query=0x" + "f" * 4000 + ")", "args.query is an integer of about 4817 digits"),
@@ -190,6 +204,13 @@ def test_exactly_at_the_bounds_is_accepted() -> None:
     assert CHAIN.parse(f"search(limit={big})")[0].args == {"limit": big}
 
 
+def test_a_large_literal_call_is_read() -> None:
+    points = [{"x": -index - 0.5, "y": -index} for index in range(5000)]
+    written = CHAIN.format_calls([ToolCall("plot", {"points": points, "title": None})])
+    assert len(written) > 10 * SAFE_CODE_CHARS
+    assert CHAIN.parse(written)[0].args["points"] == points
+
+
 def test_the_size_bound_is_an_option() -> None:
     chain = PythonicToolChain(KIT_TOOLS, max_chars=100)
     assert chain.parse('calculator(expression="1")')
@@ -201,3 +222,31 @@ def test_every_error_is_a_documented_parse_error() -> None:
     for text in ["search(query=x)", "search(query=", "prose only", "search(query=1e999)"]:
         with pytest.raises(ParseError):
             CHAIN.parse(text)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '_(a=1, b=-2.5e-3, c=[True, None, null, {"k": -1}], **{"if": 1}, d=(1, -2))',
+        '_("x", -3, true, [false], "a" "b")',
+        '___(\n    a=1,  # a comment\n    b="""two\nlines""",\n)',
+    ],
+)
+def test_the_depth_guard_counts_nothing_in_literal_calls(source: str) -> None:
+    assert first_excess_token(source, limit=0) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "column"),
+    [
+        ("_(a=1+1)", 5),
+        ("_(a=x)", 4),
+        ("_(a=--1)", 4),
+        ("_(a=[1][0])", 7),
+        ("_(*a)", 2),
+        ("_(a=lambda: 1)", 4),
+        ("_(**a)", 4),
+    ],
+)
+def test_the_depth_guard_counts_what_literals_do_not_need(source: str, column: int) -> None:
+    assert first_excess_token(source, limit=0) == (1, column)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from gent_pythonic import PythonicToolChain
+from gent_pythonic.guard import first_excess_token
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,6 +92,15 @@ def test_written_calls_read_back_however_they_are_wrapped(
 @given(calls=CALLS.filter(bool))
 def test_every_call_is_written_on_one_line(calls: list[ToolCall]) -> None:
     assert len(CHAIN.format_calls(calls).split("\n")) == len(calls)
+
+
+@settings(max_examples=150, deadline=None)
+@given(call=st.builds(ToolCall, TOOL_NAMES, st.dictionaries(NAMES, VALUES, max_size=5)))
+def test_no_written_call_holds_a_token_literals_do_not_need(call: ToolCall) -> None:
+    """The depth guard never counts anything in a literal call, whatever its size."""
+    written = CHAIN.format_calls([call])
+    source = "_" * len(call.tool) + written[len(call.tool) :]
+    assert first_excess_token(source, limit=0) is None, written
 
 
 def test_arguments_of_a_known_tool_are_written_in_signature_order() -> None:

@@ -82,7 +82,7 @@ def test_every_key_is_read(write_config: Callable[[str], Path]) -> None:
     assert config.format.options == {"strict": True}
     assert config.toolchain.name == "calls"
     assert config.termination.options == {"schema": "gent_core.config:PromptConfig"}
-    assert [tool.name for tool in config.tools] == ["greet", "shout"]
+    assert config.tools == [ComponentSpec(name="greet"), ComponentSpec(name="shout")]
     assert config.thinking is False
     assert config.max_steps == 8
     assert (config.timeouts.tool, config.timeouts.model) == (12.5, 30.0)

@@ -193,17 +193,24 @@ class _Scanner:
 
     # ----------------------------------------------------------------- lines
 
-    def list_follows(self, bracket: int) -> str | None:
-        """After a ``[``: ``"call"`` when a call follows, ``"empty"`` for ``[]``, else ``None``."""
+    def list_follows(self, bracket: int) -> tuple[str | None, int]:
+        """After a ``[``: ``"call"`` when a call follows (blank lines and comments aside),
+        ``"empty"`` for ``[]``, else ``None``; and where that was found.
+        """
         text = self.text
         pos = bracket + 1
-        while pos < len(text) and text[pos] in " \t\n":
-            pos += 1
+        while pos < len(text):
+            if text[pos] in " \t\n":
+                pos += 1
+            elif text[pos] == "#":
+                pos = _line_end(text, pos)
+            else:
+                break
         if pos < len(text) and text[pos] == "]":
-            return "empty"
+            return "empty", pos
         if pos < len(text) and self.call_at(pos) is not None:
-            return "call"
-        return None
+            return "call", pos
+        return None, pos
 
     def prose(self, pos: int) -> int:
         """Skip a line of prose (refusing a known tool's call inside it); return its end."""
@@ -253,9 +260,9 @@ class _Scanner:
                 pos, last, line_code = end, "call", True
                 continue
             if char == "[" and list_open is None and not (line_code and last in ("call", "end")):
-                follows = self.list_follows(pos)
+                follows, found = self.list_follows(pos)
                 if follows == "empty":
-                    pos = text.index("]", pos) + 1
+                    pos = found + 1
                     last, line_code = "end", True
                     continue
                 if follows == "call":

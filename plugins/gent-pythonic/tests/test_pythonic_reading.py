@@ -56,6 +56,7 @@ def test_one_call_is_read_through_the_mess_around_it(text: str) -> None:
         '[calculator(expression="17 * 23"), clock()]',
         '[\n  calculator(expression="17 * 23"),\n  clock(),\n]',
         '[calculator(expression="17 * 23")\n, clock()]',
+        '[  # the product, then the time\n  calculator(expression="17 * 23"),\n  clock(),\n]',
         'calculator(expression="17 * 23"); clock()',
         'calculator(expression="17 * 23"), clock()',
         '```python\ncalculator(expression="17 * 23")\n```\nand\n```python\nclock()\n```',
@@ -70,7 +71,9 @@ def test_ids_number_the_calls_of_the_step() -> None:
     assert [call.id for call in calls] == ["call_0", "call_1", "call_2"]
 
 
-@pytest.mark.parametrize("text", ["", "  \n\t\n", "[]", "[ ]", "```python\n```", "# nothing"])
+@pytest.mark.parametrize(
+    "text", ["", "  \n\t\n", "[]", "[ ]", "[  # none [yet]\n]", "```python\n```", "# nothing"]
+)
 def test_no_calls_and_no_prose_is_an_empty_action(text: str) -> None:
     assert read(text) == []
 

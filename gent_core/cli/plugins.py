@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gent_core.cli.output import Output
+from gent_core.cli.table import aligned_table
 from gent_core.errors import GentError
 from gent_core.plugins.manager import PluginInfo, build_plugin_manager
 from gent_core.plugins.registry import KINDS, Registry
@@ -44,12 +45,7 @@ def render_table(infos: list[PluginInfo]) -> str:
         )
         for info in infos
     ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        lines.append("  ".join([*cells, row[-1]]).rstrip())
-    return "\n".join(lines)
+    return aligned_table(header, rows)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ import asyncio
 from typing import Any
 
 from gent_core.cli.output import Output
+from gent_core.cli.table import aligned_table
 from gent_core.cli.toolsource import ToolInfo
 from gent_core.errors import GentError
 
@@ -88,12 +89,7 @@ def render_table(infos: list[ToolInfo]) -> str:
         (info.name, _source(info), _signature(info), _first_line(info.description))
         for info in infos
     ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        lines.append("  ".join([*cells, row[-1]]).rstrip())
-    return "\n".join(lines)
+    return aligned_table(header, rows)
 
 
 def _as_dict(info: ToolInfo) -> dict[str, Any]:

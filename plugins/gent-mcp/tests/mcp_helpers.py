@@ -3,14 +3,15 @@ processes of the test process (to check that no MCP server is left running)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gent_core.agent import Agent
+from gent_core.agent import Agent, RunResult
 from gent_core.config import parse_config
 from gent_core.testing import PluginSandbox
 
@@ -91,3 +92,28 @@ def toolbox_entry(name: str = "toolbox", **options: object) -> str:
     """A ``tools`` entry (flow YAML) for the toolbox test server."""
     extra = "".join(f", {key}: {value}" for key, value in options.items())
     return f"mcp: {{name: {name}, command: [{PYTHON}, {TOOLBOX}]{extra}}}"
+
+
+def agent_config(*outputs: str, tools: Sequence[str], extra: str = "", images: bool = False) -> str:
+    """An agent config: a scripted model replaying ``outputs``, xml, json and ``tools``."""
+    script = "".join(f"    - '{output}'\n" for output in outputs) or "    []\n"
+    model = "model:\n  name: scripted\n" + ("  supports_images: true\n" if images else "")
+    listed = "".join(f"  - {entry}\n" for entry in tools)
+    return f"{model}  outputs:\n{script}format: xml\ntoolchain: json\ntools:\n{listed}{extra}"
+
+
+def action(tool: str, args: str = "{}") -> str:
+    """An action section calling ``tool`` with ``args`` (JSON text)."""
+    return f'<action>{{"tool": "{tool}", "args": {args}}}</action>'
+
+
+def run_and_close(agent: Agent, task: str = "go") -> RunResult:
+    """Run ``agent`` on ``task`` in a new event loop, closing it (its servers) afterwards."""
+
+    async def scenario() -> RunResult:
+        try:
+            return await agent.run(task)
+        finally:
+            await agent.aclose()
+
+    return asyncio.run(scenario())

@@ -13,7 +13,16 @@ import time
 from pathlib import Path
 
 import pytest
-from mcp_helpers import PYTHON, TOOLBOX, agent_from, child_processes, pid_alive, toolbox_entry
+from mcp_helpers import (
+    PYTHON,
+    TOOLBOX,
+    action,
+    agent_config,
+    agent_from,
+    child_processes,
+    pid_alive,
+    toolbox_entry,
+)
 
 from gent_core.agent import RunResult
 from gent_core.errors import ToolsetError
@@ -23,15 +32,7 @@ pytestmark = pytest.mark.slow
 
 
 def config(*outputs: str, tools: str) -> str:
-    script = "".join(f"    - '{output}'\n" for output in outputs) or "    []\n"
-    return (
-        f"model:\n  name: scripted\n  outputs:\n{script}"
-        f"format: xml\ntoolchain: json\ntools:\n  - calculator\n  - {tools}\n"
-    )
-
-
-def action(tool: str, args: str = "{}") -> str:
-    return f'<action>{{"tool": "{tool}", "args": {args}}}</action>'
+    return agent_config(*outputs, tools=["calculator", tools])
 
 
 def test_a_server_that_crashes_mid_call_is_a_tool_error_and_the_agent_continues(

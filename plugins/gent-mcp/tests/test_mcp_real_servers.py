@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import logging
 from pathlib import Path
 
 import pytest
-from mcp_helpers import agent_from
+from mcp_helpers import action, agent_config, agent_from, run_and_close
 
 from gent_core.agent import Agent, RunResult
 from gent_core.testing import PluginSandbox
@@ -18,25 +17,11 @@ pytestmark = pytest.mark.slow
 
 
 def config(*outputs: str, tools: str, extra: str = "") -> str:
-    script = "".join(f"    - '{output}'\n" for output in outputs)
-    return (
-        f"model:\n  name: scripted\n  outputs:\n{script}"
-        f"format: xml\ntoolchain: json\ntools:\n  - {tools}\n{extra}"
-    )
-
-
-def action(tool: str, args: str = "{}") -> str:
-    return f'<action>{{"tool": "{tool}", "args": {args}}}</action>'
+    return agent_config(*outputs, tools=[tools], extra=extra)
 
 
 def run(agent: Agent, task: str) -> RunResult:
-    async def scenario() -> RunResult:
-        try:
-            return await agent.run(task)
-        finally:
-            await agent.aclose()
-
-    return asyncio.run(scenario())
+    return run_and_close(agent, task)
 
 
 def test_mcp_server_time_answers_through_an_agent(sandbox: PluginSandbox) -> None:

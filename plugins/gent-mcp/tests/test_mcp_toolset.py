@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 from gent_mcp.tool import MCPTool
 from gent_mcp.toolset import MCPToolset
-from mcp_helpers import PYTHON, TOOLBOX, agent_from, child_processes, toolbox_entry
+from mcp_helpers import (
+    PYTHON,
+    TOOLBOX,
+    action,
+    agent_config,
+    agent_from,
+    child_processes,
+    run_and_close,
+    toolbox_entry,
+)
 
 from gent_core.agent import Agent, RunResult
 from gent_core.context import ExecutionContext
@@ -23,25 +32,11 @@ pytestmark = pytest.mark.slow
 
 
 def config(*outputs: str, tools: str | None = None, extra: str = "") -> str:
-    script = "".join(f"    - '{output}'\n" for output in outputs) or "    []\n"
-    return (
-        f"model:\n  name: scripted\n  supports_images: true\n  outputs:\n{script}"
-        f"format: xml\ntoolchain: json\ntools:\n  - {tools or toolbox_entry()}\n{extra}"
-    )
+    return agent_config(*outputs, tools=[tools or toolbox_entry()], extra=extra, images=True)
 
 
-def action(tool: str, args: str = "{}") -> str:
-    return f'<action>{{"tool": "{tool}", "args": {args}}}</action>'
-
-
-def run(agent: Agent, task: str = "go") -> RunResult:
-    async def scenario() -> RunResult:
-        try:
-            return await agent.run(task)
-        finally:
-            await agent.aclose()
-
-    return asyncio.run(scenario())
+def run(agent: Agent) -> RunResult:
+    return run_and_close(agent)
 
 
 def test_the_servers_tools_are_offered_with_its_schemas(sandbox: PluginSandbox) -> None:

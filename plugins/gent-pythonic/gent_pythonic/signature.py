@@ -10,7 +10,7 @@ Types are written as Python annotations: ``str``, ``int``, ``float``, ``bool``, 
 with known keys as a dict of them, ``{"x": float, "label": NotRequired[str]}``. An optional
 parameter shows its default (``= 5``), or ``= ...`` when it has none (leave it out). A
 parameter whose name is not a Python identifier is shown as ``**{"file-path": str}``, the
-way it is passed.
+way it is passed; a tool taking any named arguments shows ``**kwargs: int``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gent_core.grammar.calls import arguments_schema
 from gent_core.schema_refs import follow_refs
 from gent_core.tools.base import Tool
 from gent_pythonic.writer import is_keyword_name, write_string, write_value
@@ -123,13 +124,20 @@ def _parameters(schema: Mapping[str, Any]) -> list[str]:
             unpacked.append(f"{write_string(name)}: {shown}")
     if unpacked:
         plain.append("**{" + ", ".join(unpacked) + "}")
+    extra = schema.get("additionalProperties")
+    if "properties" not in schema and extra is not False:  # any named arguments
+        value = python_type(extra, schema) if isinstance(extra, Mapping) else "Any"
+        plain.append(f"**kwargs: {value}")
     return plain
 
 
 def python_signature(tool: Tool) -> str:
-    """The tool as a Python signature: ``search(query: str, limit: int = 5)``."""
-    schema = tool.parameters or {}
-    return f"{tool.name}({', '.join(_parameters(schema))})"
+    """The tool as a Python signature: ``search(query: str, limit: int = 5)``.
+
+    A tool without an argument schema takes no arguments (as in its grammar, see
+    :func:`gent_core.grammar.arguments_schema`).
+    """
+    return f"{tool.name}({', '.join(_parameters(arguments_schema(tool)))})"
 
 
 def _argument_notes(schema: Mapping[str, Any]) -> list[str]:

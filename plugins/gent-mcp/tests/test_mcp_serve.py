@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import pytest
 from gent_mcp.serve import build_server
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp_helpers import PYTHON, TOOLBOX, agent_from
+from mcp_helpers import PYTHON, TOOLBOX, action, agent_config, agent_from, run_and_close
 
 from gent_core import hookimpl
 from gent_core.agent import Agent
@@ -193,8 +193,10 @@ def free_port() -> int:
         return port
 
 
-def test_gent_mcp_serve_over_streamable_http(tmp_path: Path) -> None:
-    config = tmp_path / "agent.yaml"
+@pytest.fixture
+def http_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``gent mcp-serve`` over streamable HTTP serving the calculator; yields its URL."""
+    config = tmp_path / "served.yaml"
     config.write_text(
         "model: {name: scripted, outputs: []}\nformat: xml\ntoolchain: json\ntools: [calculator]\n"
     )
@@ -214,9 +216,7 @@ def test_gent_mcp_serve_over_streamable_http(tmp_path: Path) -> None:
         text=True,
         env=gent_environment(),
     )
-    url = f"http://127.0.0.1:{port}/mcp"
-
-    async def scenario() -> types.CallToolResult:
+    try:
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -225,17 +225,45 @@ def test_gent_mcp_serve_over_streamable_http(tmp_path: Path) -> None:
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise
-                await asyncio.sleep(0.1)
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp", process
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_gent_mcp_serve_over_streamable_http(
+    http_server: tuple[str, subprocess.Popen[str]],
+) -> None:
+    url, process = http_server
+
+    async def scenario() -> types.CallToolResult:
         async with Client(url) as client:
             return await client.call_tool("calculator", {"expression": "6 * 7"})
 
-    try:
-        result = asyncio.run(scenario())
-    finally:
-        process.terminate()
-        _, stderr = process.communicate(timeout=30)
+    result = asyncio.run(scenario())
     assert result.content == [types.TextContent(text="42")]
+    process.terminate()
+    _, stderr = process.communicate(timeout=30)
     assert f"serving 1 tool(s) at {url}" in stderr
+
+
+def test_an_agent_uses_a_server_over_streamable_http(
+    sandbox: PluginSandbox, http_server: tuple[str, subprocess.Popen[str]]
+) -> None:
+    """Both directions over HTTP: an agent's mcp toolset (url, with headers) reaches the
+    calculator that gent mcp-serve serves."""
+    url, _ = http_server
+    entry = f'mcp: {{name: remote, url: "{url}", headers: {{X-Client: gent-tests}}}}'
+    agent = agent_from(
+        sandbox,
+        agent_config(
+            action("calculator", '{"expression": "6 * 7"}'), "<answer>42</answer>", tools=[entry]
+        ),
+    )
+    result = run_and_close(agent)
+    assert result.ok and result.answer == "42"
+    assert result.steps[0].calls[0].output == "42"  # a number is served as text
 
 
 def test_a_bad_config_is_a_clear_error(tmp_path: Path) -> None:

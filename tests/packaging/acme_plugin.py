@@ -40,30 +40,79 @@ _OPEN = re.compile(r"\[\[([A-Za-z_]\w*)(?::(\d{1,9}))?\]\]")
 
 
 class BracketParser(IncrementalParser):
-    """Collects the output and reads it when it is complete (a throwaway: simple, linear)."""
+    """Reports a section as soon as its opening or closing marker is complete; the final
+    result is the one-shot parse of everything fed (so the two always agree)."""
 
     def __init__(self, text_format: BracketFormat, sections: Sequence[Section | str]) -> None:
         self.format = text_format
         self.sections = sections
-        self.pieces: list[str] = []
-        self.done: ParseResult | None = None
+        self.wanted = {name.lower(): name for name in section_names(sections)}
+        self.text = ""
+        self.lowered = ""
+        self.position = 0
+        self.open: tuple[str, int, int, int | None] | None = None  # name, start, body, length
 
     def feed(self, chunk: str) -> list[SectionEvent]:
-        self.pieces.append(chunk)
-        return []
+        self.text += chunk
+        self.lowered += chunk.lower()
+        events: list[SectionEvent] = []
+        while True:
+            if self.open is None:
+                at = self.text.find("[[", self.position)
+                if at < 0:
+                    self.position = max(self.position, len(self.text) - 1)
+                    return events
+                opening = _OPEN.match(self.text, at)
+                if opening is None:
+                    if len(self.text) - at < 40 and "]]" not in self.text[at + 2 : at + 40]:
+                        self.position = at
+                        return events  # may still become a marker
+                    self.position = at + 2
+                    continue
+                name = self.wanted.get(opening.group(1).lower())
+                self.position = opening.end()
+                if name is None:
+                    continue
+                length = int(opening.group(2)) if opening.group(2) is not None else None
+                self.open = (name, at, opening.end(), length)
+                events.append(SectionStarted(name))
+                continue
+            name, start, body, length = self.open
+            marker = f"[[/{name.lower()}]]"
+            if length is not None:
+                closing = body + length
+                if len(self.text) < closing + len(marker):
+                    return events
+                if not self.lowered.startswith(marker, closing):
+                    return events  # never closes: reported as cut off at the end
+            else:
+                closing = self.lowered.find(marker, self.position)
+                if closing < 0:
+                    self.position = max(self.position, len(self.text) - len(marker))
+                    return events
+            raw = self.text[body:closing]
+            end = closing + len(marker)
+            section = ParsedSection(name, raw.strip(), start=start, end=end, raw=raw)
+            events.append(SectionEnded(section))
+            self.open = None
+            self.position = end
 
     def close(self) -> list[SectionEvent]:
-        try:
-            self.done = self.format.parse("".join(self.pieces), self.sections)
-        except NoSectionsFoundError:
+        if self.open is None:
             return []
-        events: list[SectionEvent] = []
-        for section in self.done.sections:
-            events += [SectionStarted(section.name), SectionEnded(section)]
-        return events
+        name, start, body, _ = self.open
+        raw = self.text[body:]
+        self.open = None
+        return [
+            SectionEnded(
+                ParsedSection(
+                    name, raw.strip(), start=start, end=len(self.text), complete=False, raw=raw
+                )
+            )
+        ]
 
     def result(self) -> ParseResult:
-        return self.format.parse("".join(self.pieces), self.sections)
+        return self.format.parse(self.text, self.sections)
 
 
 class BracketFormat(TextFormat):

@@ -16,7 +16,14 @@ from gent_core.grammar.check import check_gbnf
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.grammar.sections import section_delimiters
 from gent_core.model import OutputStructure
-from gent_core.sections import FormattedSection, ParseResult, Section, TextSection
+from gent_core.sections import (
+    FormattedSection,
+    ParseResult,
+    Section,
+    SectionEnded,
+    SectionStarted,
+    TextSection,
+)
 from gent_core.terminations.text import TextTermination
 from gent_core.testing.conformance.timing import assert_linear
 
@@ -172,6 +179,28 @@ class FormatConformance:
             position += size
         parser.close()
         assert _outcome(parser.result) == one_shot, text
+
+    def test_events_come_as_soon_as_they_are_certain(self) -> None:
+        """The streaming parser reports a section once its opening is complete and, when it
+        has a closing delimiter, its end once that is written (the agent stops generation
+        and restores dropped stop sequences from these events), not only at ``close``.
+        """
+        fmt = self.make_format()
+        name = self.section_names[-1]
+        content = "the first words and the rest"
+        written = fmt.format_section(name, content)
+        head = written[: written.index(content)] + "the first words"
+        parser = fmt.incremental_parser(list(self.section_names))
+        events = parser.feed(head)
+        assert any(isinstance(e, SectionStarted) and e.name == name for e in events), (
+            f"no SectionStarted({name!r}) after feeding {head!r}: {events}"
+        )
+        if fmt.closing_delimiter(name) is None:
+            return
+        events = parser.feed(written[len(head) :])
+        ended = [e for e in events if isinstance(e, SectionEnded) and e.name == name]
+        assert ended and ended[0].complete, f"no SectionEnded after {written!r}: {events}"
+        assert ended[0].section.content == content
 
     @_SETTINGS
     @given(data=st.data())

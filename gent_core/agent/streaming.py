@@ -114,14 +114,16 @@ class _Streamer:
         if finish_reason == "stop" and open_section is not None and open_section in self.closing:
             delimiter = self.format.restore_after_stop(open_section)
             if delimiter is not None:
+                # The output is over: feed what the stop took and close, so a format that
+                # decides a delimiter only at a line end (or at the end) sees it whole.
                 self.feed(delimiter)
-                closes = self.format.closing_delimiter(open_section) is not None
-                if closes and self.open_section is not None:  # it did not close after all
-                    return (text, *self.one_shot(text), None)
-                text += delimiter
                 for event in self.parser.close():
                     self.emit(OutputEvent(self.step, event))
-                return (text, *_result(self.parser), delimiter)
+                parsed, error = _result(self.parser)
+                last = parsed.sections[-1] if parsed is not None and parsed.sections else None
+                if last is None or last.name != open_section or not last.complete:
+                    return (text, *self.one_shot(text), None)  # it did not close after all
+                return (text + delimiter, parsed, error, delimiter)
         for event in self.parser.close():
             self.emit(OutputEvent(self.step, event))
         return (text, *_result(self.parser), None)

@@ -181,12 +181,12 @@ class FormatConformance:
         assert _outcome(parser.result) == one_shot, text
 
     def test_events_come_as_soon_as_they_are_certain(self) -> None:
-        """The streaming parser reports a section once its opening is complete and, when it
-        has a closing delimiter, its end once that is written (the agent stops generation
-        and restores dropped stop sequences from these events), not only at ``close``.
+        """The streaming parser reports a section once its opening is complete, and its end
+        once text after it is written, not only at ``close``: the agent stops generation
+        and restores a dropped stop sequence from these events.
         """
         fmt = self.make_format()
-        name = self.section_names[-1]
+        name, other = self.section_names[-1], self.section_names[0]
         content = "the first words and the rest"
         written = fmt.format_section(name, content)
         head = written[: written.index(content)] + "the first words"
@@ -195,11 +195,10 @@ class FormatConformance:
         assert any(isinstance(e, SectionStarted) and e.name == name for e in events), (
             f"no SectionStarted({name!r}) after feeding {head!r}: {events}"
         )
-        if fmt.closing_delimiter(name) is None:
-            return
-        events = parser.feed(written[len(head) :])
+        after = "\n" + fmt.format_section(other, "more")
+        events = parser.feed(written[len(head) :] + after)
         ended = [e for e in events if isinstance(e, SectionEnded) and e.name == name]
-        assert ended and ended[0].complete, f"no SectionEnded after {written!r}: {events}"
+        assert ended and ended[0].complete, f"no SectionEnded after {written + after!r}: {events}"
         assert ended[0].section.content == content
 
     @_SETTINGS

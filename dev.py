@@ -85,6 +85,11 @@ def lint() -> None:
 def typecheck() -> None:
     packages = [str(p.relative_to(ROOT) / p.name.replace("-", "_")) for p in plugin_dirs()]
     run(venv_bin("mypy"), "gent_core", "tests", "tools", *packages)
+    # Each plugin's tests separately: their conftest modules share a name.
+    for plugin in plugin_dirs():
+        tests = plugin / "tests"
+        if tests.is_dir():
+            run(venv_bin("mypy"), str(tests.relative_to(ROOT)))
 
 
 def docs() -> None:

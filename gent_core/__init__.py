@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "ContentPart": "gent_core.messages",
     "ImagePart": "gent_core.messages",
     "Message": "gent_core.messages",
+    "MessageToolCall": "gent_core.messages",
     "TextPart": "gent_core.messages",
     "FormattedSection": "gent_core.sections",
     "ParseResult": "gent_core.sections",
@@ -42,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     "TextFormat": "gent_core.formats",
     "Tool": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
+    "Toolset": "gent_core.toolsets",
     "tool": "gent_core.tools.function",
     "BaseTool": "gent_core.tools.basetool",
     "Toolbox": "gent_core.tools.toolbox",
@@ -75,7 +77,7 @@ if TYPE_CHECKING:
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
     from gent_core.errors import GentError, Location
     from gent_core.formats import IncrementalParser, TextFormat
-    from gent_core.messages import ContentPart, ImagePart, Message, TextPart
+    from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, TextPart
     from gent_core.model import (
         Model,
         ModelChunk,
@@ -113,6 +115,7 @@ if TYPE_CHECKING:
     from gent_core.tools.function import tool
     from gent_core.tools.result import ToolResult
     from gent_core.tools.toolbox import Toolbox
+    from gent_core.toolsets import Toolset
 
 __all__ = [
     "__version__",
@@ -131,6 +134,7 @@ __all__ = [
     "Limits",
     "Location",
     "Message",
+    "MessageToolCall",
     "Model",
     "ModelChunk",
     "ModelRequest",
@@ -157,6 +161,7 @@ __all__ = [
     "ToolChainResult",
     "ToolResult",
     "Toolbox",
+    "Toolset",
     "Usage",
     "build_plugin_manager",
     "get_plugin_manager",

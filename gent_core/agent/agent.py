@@ -443,7 +443,6 @@ class Agent:
     ) -> RunResult:
         steps = []
         cancellation = Cancellation()
-        self._active.add(cancellation)
         context = ExecutionContext(
             working_directory=self.working_directory,
             limits=self.limits,
@@ -466,6 +465,7 @@ class Agent:
         assert task is not None
         writer = TranscriptWriter(transcript_path, redact=self.redact) if transcript_path else None
         context.plugin_manager = self.run_hooks()
+        self._active.add(cancellation)
         try:
             emit(RunStarted(task, len(steps)))
             load_seconds = await self.load(emit)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from gent_core.agent import (
     Agent,
@@ -19,6 +22,7 @@ from gent_core.agent import (
     ToolCallsStarted,
 )
 from gent_core.context import Limits
+from gent_core.errors import GentError
 from gent_core.messages import ImagePart
 from gent_core.model import ModelChunk, ModelRequest
 from gent_core.sections import TextDelta
@@ -333,3 +337,12 @@ def test_events_carry_calls_and_results(make_agent: MakeAgent, events: EventLog)
     assert events.of(AnswerReady)[0].answer == "10"
     assert events.of(RunFinished)[0].result.answer == "10"
     assert len(events.of(ModelLoaded)) == 1
+
+
+def test_a_run_that_cannot_start_leaves_nothing_to_cancel(
+    make_agent: Callable[..., Agent], tmp_path: Path
+) -> None:
+    agent = make_agent(ScriptedModel(["<answer>x</answer>"]))
+    with pytest.raises(GentError):
+        asyncio.run(agent.run("task", transcript=tmp_path))  # a directory: refused up front
+    assert agent._active == set()

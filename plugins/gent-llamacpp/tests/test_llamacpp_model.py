@@ -53,9 +53,10 @@ def test_default_model_file_lives_in_the_xdg_cache(monkeypatch: pytest.MonkeyPat
     assert path.parent == base / "gent" / "models"
 
 
-def test_model_loads_quickly(model: LlamaCppModel) -> None:
+def test_model_records_its_load_time(model: LlamaCppModel) -> None:
+    # How fast it loads is measured by benchmarks/bench_llamacpp.py, not asserted here.
     assert model.load_seconds is not None
-    assert model.load_seconds < 10.0  # about a second on a 2-core machine
+    assert model.load_seconds > 0
 
 
 def test_streaming_yields_several_chunks_then_usage(model: LlamaCppModel) -> None:

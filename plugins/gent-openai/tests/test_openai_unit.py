@@ -352,3 +352,51 @@ def test_invalid_json_event_is_reported(fake_server: FakeServer) -> None:
     with pytest.raises(ModelError, match="invalid event"):
         stream_all(model(fake_server, max_retries=0))
     assert json  # the module is used by fake_server payloads
+
+
+def test_chat_messages_keep_native_tool_calls_and_results() -> None:
+    from gent_openai.render import chat_messages
+
+    from gent_core.messages import Message, MessageToolCall
+
+    call = MessageToolCall.of("call_1", "calculator", {"expression": "2 + 2"})
+    messages = [
+        Message.user("What is 2 + 2?"),
+        Message.assistant("", tool_calls=[call]),
+        Message.tool_result("call_1", "4", name="calculator"),
+    ]
+    written = chat_messages(messages, images=False)
+    assert written[1] == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "calculator", "arguments": call.arguments},
+            }
+        ],
+    }
+    assert written[2] == {
+        "role": "tool",
+        "content": "4",
+        "tool_call_id": "call_1",
+        "name": "calculator",
+    }
+
+
+def test_completion_prompt_writes_native_calls_and_results_as_text() -> None:
+    from gent_openai.render import completion_prompt
+
+    from gent_core.messages import Message, MessageToolCall
+
+    call = MessageToolCall.of("c", "calculator", {"expression": "2 + 2"})
+    prompt = completion_prompt(
+        [
+            Message.user("What is 2 + 2?"),
+            Message.assistant("", tool_calls=[call]),
+            Message.tool_result("c", "4", name="calculator", is_error=False),
+        ]
+    )
+    assert f"Assistant: [calls calculator with {call.arguments}]" in prompt
+    assert "Tool result of calculator: 4" in prompt

@@ -29,7 +29,11 @@ def measure(base_url: str, suite: Any, tasks: Any, level: int) -> tuple[float, i
     from gent_core.config import parse_config
     from gent_core.eval import EvalRunner, Suite, build_configurations
 
-    configs = build_configurations([("server", parse_config(gent_config(base_url)))])
+    # A queued request gets its first byte only when the requests ahead of it are done.
+    text = gent_config(base_url).replace(
+        "  api: completions\n", "  api: completions\n  timeout: 600\n"
+    )
+    configs = build_configurations([("server", parse_config(text))])
     runner = EvalRunner(Suite(suite.name, suite.path, tuple(tasks)), configs, concurrency=level)
     started = time.perf_counter()
     result = asyncio.run(runner.run())
@@ -121,10 +125,17 @@ def main() -> None:
     suite, tasks = load_tasks(args.tasks)
     cores = os.cpu_count() or 1
     print(f"Python {platform.python_version()}, {cores} cores; {versions()}")
-    print(f"{len(tasks)} tasks of {suite.path.name}, gent xml x json with grammar, one run each")
+    print(
+        f"{len(tasks)} tasks of {suite.path.name}, gent xml x json with grammar, greedy "
+        "decoding, at most 128 tokens per step, one run each",
+        flush=True,
+    )
 
     with llama_server() as url:
-        rows = [(level, *measure(url, suite, tasks, level)) for level in levels]
+        rows = []
+        for level in levels:
+            rows.append((level, *measure(url, suite, tasks, level)))
+            print(f"  concurrency {level}: {rows[-1][1]:.1f} s", flush=True)
     report(f"one llama_cpp.server ({cores} threads; it serves one request at a time)", rows)
 
     if args.pool > 1:
@@ -132,7 +143,10 @@ def main() -> None:
         with contextlib.ExitStack() as stack:
             urls = [stack.enter_context(llama_server(threads=threads)) for _ in range(args.pool)]
             front = stack.enter_context(proxy(urls))
-            rows = [(level, *measure(front, suite, tasks, level)) for level in levels]
+            rows = []
+            for level in levels:
+                rows.append((level, *measure(front, suite, tasks, level)))
+                print(f"  concurrency {level}: {rows[-1][1]:.1f} s", flush=True)
         report(
             f"{args.pool} llama_cpp.server processes ({threads} thread(s) each) behind a "
             "least-busy proxy",

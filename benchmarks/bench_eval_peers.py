@@ -351,6 +351,11 @@ def main() -> None:
         "--stride", type=int, default=4, help="every K-th task (default 4: 12 tasks of both kinds)"
     )
     parser.add_argument("--json", help="also write the figures and failures to this file")
+    parser.add_argument(
+        "--gent",
+        default="grammar,plain",
+        help="gent variants: grammar (with its GBNF grammar), plain (without); default both",
+    )
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     suite, tasks = load_tasks(args.tasks)
@@ -362,10 +367,10 @@ def main() -> None:
     )
     rows = []
     with llama_server() as url:
-        for label, grammar in (
-            ("gent xml x json (grammar)", True),
-            ("gent xml x json (no grammar)", False),
-        ):
+        variants = {"grammar": True, "plain": False}
+        for name in args.gent.split(","):
+            grammar = variants[name]
+            label = f"gent xml x json ({'grammar' if grammar else 'no grammar'})"
             started = time.perf_counter()
             runs = run_gent(url, suite, tasks, grammar)
             rows.append(summarise(label, runs, time.perf_counter() - started))
@@ -382,8 +387,9 @@ def main() -> None:
             print(f"  {label}: {rows[-1]['passed']}/{rows[-1]['runs']}", flush=True)
     print()
     print_table(rows)
-    best_peer = max(rows[2:], key=lambda row: row["rate"])
-    best_gent = max(rows[:2], key=lambda row: row["rate"])
+    count = len(args.gent.split(","))
+    best_peer = max(rows[count:], key=lambda row: row["rate"])
+    best_gent = max(rows[:count], key=lambda row: row["rate"])
     ratio = best_gent["rate"] / best_peer["rate"] if best_peer["rate"] else float("inf")
     print(
         f"\nbest gent ({best_gent['framework']}) / best peer ({best_peer['framework']}): "

@@ -4,21 +4,22 @@ server: tasks per minute at concurrency 1, 2 and 4, on the same server and tasks
 The server is llama-cpp-python's ``llama_cpp.server`` on the bundled Gemma 3 270M model. It
 serves one request at a time (one lock; no parallel slots), so what concurrency can gain there
 is the overlap of one run's client-side work (prompt rendering, parsing, tools) with another
-run's generation. ``--pool 2`` also measures two server processes (each with half the cores)
-behind a least-busy proxy: a back end that really serves two requests at once.
+run's generation. Measured on a 2-core machine, the run-to-run variation of the model's
+outputs (a step that runs to the token cap costs many times one that stops early, and the
+server's prompt cache makes even greedy outputs differ between runs) was larger than any
+effect of concurrency: see the figures in the report of issue 12. A server with parallel
+slots (llama.cpp's own ``llama-server --parallel N``) is what concurrency can speed up.
 
-    python benchmarks/bench_eval_concurrency.py [--tasks 8] [--levels 1,2,4] [--pool 2]
+    python benchmarks/bench_eval_concurrency.py [--tasks 8] [--levels 1,2,4]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import platform
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from eval_common import gent_config, llama_server, load_tasks, versions
@@ -44,62 +45,6 @@ def measure(base_url: str, suite: Any, tasks: Any, level: int) -> tuple[float, i
     return seconds, len(result.records), sum(record.passed for record in result.records)
 
 
-@contextlib.contextmanager
-def proxy(backends: list[str]) -> Iterator[str]:
-    """A least-busy reverse proxy (streaming) in front of several servers; yield its URL."""
-    import threading
-
-    import httpx
-    import uvicorn
-    from eval_common import free_port
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import Response, StreamingResponse
-    from starlette.routing import Route
-
-    busy = dict.fromkeys(backends, 0)
-    client = httpx.AsyncClient(timeout=None)
-
-    async def forward(request: Request) -> Response:
-        backend = min(busy, key=busy.__getitem__)
-        busy[backend] += 1
-        url = backend + "/" + request.path_params["path"]
-        upstream = client.build_request(
-            request.method,
-            url,
-            content=await request.body(),
-            headers={"content-type": request.headers.get("content-type", "application/json")},
-        )
-        response = await client.send(upstream, stream=True)
-
-        async def body() -> Any:
-            try:
-                async for chunk in response.aiter_raw():
-                    yield chunk
-            finally:
-                await response.aclose()
-                busy[backend] -= 1
-
-        return StreamingResponse(
-            body(),
-            status_code=response.status_code,
-            media_type=response.headers.get("content-type"),
-        )
-
-    app = Starlette(routes=[Route("/v1/{path:path}", forward, methods=["GET", "POST"])])
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
 def report(title: str, rows: list[tuple[int, float, int, int]]) -> None:
     print(f"\n{title}")
     print(
@@ -119,7 +64,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", type=int, default=8, help="first N tasks of the suite")
     parser.add_argument("--levels", default="1,2,4", help="concurrency levels")
-    parser.add_argument("--pool", type=int, default=2, help="servers behind the proxy (0: skip)")
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",")]
     suite, tasks = load_tasks(args.tasks)
@@ -137,21 +81,6 @@ def main() -> None:
             rows.append((level, *measure(url, suite, tasks, level)))
             print(f"  concurrency {level}: {rows[-1][1]:.1f} s", flush=True)
     report(f"one llama_cpp.server ({cores} threads; it serves one request at a time)", rows)
-
-    if args.pool > 1:
-        threads = max(cores // args.pool, 1)
-        with contextlib.ExitStack() as stack:
-            urls = [stack.enter_context(llama_server(threads=threads)) for _ in range(args.pool)]
-            front = stack.enter_context(proxy(urls))
-            rows = []
-            for level in levels:
-                rows.append((level, *measure(front, suite, tasks, level)))
-                print(f"  concurrency {level}: {rows[-1][1]:.1f} s", flush=True)
-        report(
-            f"{args.pool} llama_cpp.server processes ({threads} thread(s) each) behind a "
-            "least-busy proxy",
-            rows,
-        )
 
 
 if __name__ == "__main__":

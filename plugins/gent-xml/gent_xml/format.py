@@ -31,7 +31,8 @@ Escaping (CDATA)
     ``<![CDATA[...]]>`` blocks, the text inside the blocks is opaque to the scanner (a
     ``</name>`` in it does not close the section) and the content is the blocks' inner text.
     :meth:`XMLFormat.format_section` uses this only when it must: when the content contains
-    ``</name`` (any case) or itself starts with ``<![CDATA[``; ``]]>`` inside is written as
+    ``</name`` (any case) or itself starts with ``<![CDATA[`` (in strict mode, also when it
+    contains anything tag-like, which strict parsing would refuse); ``]]>`` inside is written as
     ``]]]]><![CDATA[>``. Otherwise content is written as is: no entity escaping, ever.
 
 Trimming, outside text, truncation
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_TAG_LENGTH", "XMLFormat"]
 
 _TAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+_TAG_LIKE = re.compile(r"<[/A-Za-z_]")  # what could start a tag the strict scanner refuses
 
 
 def _is_toolchain(section: Section | str) -> bool:
@@ -169,7 +171,8 @@ class XMLFormat(TextFormat):
         """Write one section: ``<name attr="v">``, the content, ``</name>``.
 
         The content is wrapped in ``<![CDATA[...]]>`` only when it contains ``</name`` or
-        starts with ``<![CDATA[``, so :meth:`parse` always gives it back (trimmed).
+        starts with ``<![CDATA[`` (in strict mode also when it contains anything tag-like,
+        ``<`` then a letter, ``_`` or ``/``), so :meth:`parse` always gives it back (trimmed).
 
         Raises:
             ValueError: When ``name`` or an attribute key cannot be written as a tag.
@@ -185,10 +188,19 @@ class XMLFormat(TextFormat):
             raise ValueError(f"the opening tag of {name!r} is longer than {MAX_TAG_LENGTH}")
         if not content.strip():
             return f"{opening}</{name}>"
-        if f"</{name.lower()}" in content.lower() or content.lstrip().startswith(CDATA_OPEN):
+        if self._needs_cdata(name, content):
             body = content.replace(CDATA_CLOSE, "]]]]><![CDATA[>")
             return f"{opening}{CDATA_OPEN}\n{body}\n{CDATA_CLOSE}</{name}>"
         return f"{opening}\n{content}\n</{name}>"
+
+    def _needs_cdata(self, name: str, content: str) -> bool:
+        """Whether ``content`` must be wrapped in CDATA to read back as written: it holds
+        ``</name`` or starts with ``<![CDATA[``; in strict mode also when it holds anything
+        tag-like, since a recognised tag inside a section is an error there.
+        """
+        if f"</{name.lower()}" in content.lower() or content.lstrip().startswith(CDATA_OPEN):
+            return True
+        return self.strict and _TAG_LIKE.search(content) is not None
 
     def format_sections(self, sections: Sequence[FormattedSection]) -> str:
         """Write several sections one after the other; children are nested inside their

@@ -78,6 +78,19 @@ def test_content_without_delimiters_is_written_as_is() -> None:
     assert FMT.format_section("x", content) == f"<x>\n{content}\n</x>"
 
 
+def test_strict_mode_wraps_tag_like_content_so_strict_parsing_reads_it_back() -> None:
+    # Found by fuzzing (fuzz/corpus/xml_oneshot): strict parsing refuses any recognised tag
+    # inside a section, so content read from CDATA was written back bare and then refused.
+    strict = XMLFormat(strict=True)
+    names = ["thinking", "answer"]
+    for content in ("wer> i and <br> <<answer>> </thinki>", "use <thinking> tags", "a </b"):
+        written = strict.format_section("answer", content)
+        assert "<![CDATA[" in written
+        assert strict.parse(written, names).sections[0].content == content
+    assert strict.format_section("answer", "a < b and 3<4") == "<answer>\na < b and 3<4\n</answer>"
+    assert "CDATA" not in FMT.format_section("answer", "use <thinking> tags")
+
+
 @pytest.mark.parametrize("name", ["", "two words", "1abc", "a>b", "-x", "<a", "Aİ"])
 def test_names_that_cannot_be_tags_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="XML tag name"):

@@ -5,6 +5,7 @@
     python3 dev.py test            lint, type-check and run every test (what CI runs)
     python3 dev.py test --fast     the same without slow tests (servers, venvs, real model)
     python3 dev.py bench           run every benchmark in benchmarks/
+    python3 dev.py fuzz [TARGET]   fuzz the parsers with atheris (--time SECONDS per target)
     python3 dev.py docs            build the documentation site into site/ (strict)
     python3 dev.py setup           only create/refresh the development environment
 
@@ -167,6 +168,15 @@ def bench() -> None:
         run(venv_bin("python"), str(script.relative_to(ROOT)))
 
 
+def fuzz(targets: list[str], seconds: int) -> None:
+    """Install atheris into the virtualenv if needed, then run fuzz/run.py."""
+    setup()
+    probe = subprocess.run([venv_bin("python"), "-c", "import atheris"], capture_output=True)
+    if probe.returncode != 0:
+        run(venv_bin("python"), "-m", "pip", "install", "-q", "-r", "fuzz/requirements.txt")
+    run(venv_bin("python"), "fuzz/run.py", *targets, "--time", str(seconds))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -179,6 +189,9 @@ def main() -> None:
     demo_parser = sub.add_parser("demo", help="run the example agent")
     demo_parser.add_argument("task", nargs="?", default=DEMO_TASK)
     sub.add_parser("bench", help="run every benchmark")
+    fuzz_parser = sub.add_parser("fuzz", help="fuzz the parsers (atheris)")
+    fuzz_parser.add_argument("targets", nargs="*", help="fuzz targets (default: all)")
+    fuzz_parser.add_argument("--time", type=int, default=60, help="seconds per target")
     sub.add_parser("lint", help="ruff check and format check")
     sub.add_parser("type", help="mypy --strict over every package")
     sub.add_parser("docs", help="build the documentation site (mkdocs --strict)")
@@ -191,6 +204,8 @@ def main() -> None:
         demo(args.task)
     elif args.command == "bench":
         bench()
+    elif args.command == "fuzz":
+        fuzz(args.targets, args.time)
     elif args.command == "lint":
         setup()
         lint()

@@ -8,12 +8,15 @@
     components = build_components(loaded, registry)
     log(loaded.redact(text))                     # every secret value becomes ***
 
-See ``docs/configuration.md`` for every key, ``${ENV_VAR}`` expansion and how errors look.
+``apply_overrides`` changes keys from outside the file (command-line flags, ``gent eval
+--matrix``); ``default_config()`` is the built-in agent. See ``docs/configuration.md`` for
+every key, ``${ENV_VAR}`` expansion and how errors look.
 """
 
 from __future__ import annotations
 
 from gent_core.config.build import Components, build_components
+from gent_core.config.default import default_config
 from gent_core.config.loading import LoadedConfig, format_key, load_config, parse_config
 from gent_core.config.models import (
     AgentConfig,
@@ -24,6 +27,7 @@ from gent_core.config.models import (
     TimeoutsConfig,
 )
 from gent_core.config.options import validate_options
+from gent_core.config.overrides import Override, apply_overrides
 from gent_core.config.secrets import MASK, is_secret_key
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
@@ -38,9 +42,12 @@ __all__ = [
     "LimitsConfig",
     "LoadedConfig",
     "Location",
+    "Override",
     "PromptConfig",
     "TimeoutsConfig",
+    "apply_overrides",
     "build_components",
+    "default_config",
     "format_key",
     "is_secret_key",
     "load_config",

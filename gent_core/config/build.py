@@ -109,6 +109,9 @@ class _Builder:
 
     def problem(self, message: str, path: KeyPath, plugin: str | None = None) -> None:
         location = self.loaded.location_of(path)
+        origin = self.loaded.origin_of(path)
+        if origin is not None:  # set by a flag, not by the file: say which
+            message = f"{message} (set by {origin})"
         if plugin is not None:
             location = dataclasses.replace(location, plugin=plugin)
         self.problems.append(ConfigProblem(message, location))

@@ -50,6 +50,9 @@ class LoadedConfig:
         secrets: Secret values (expanded ``${VAR}`` values, values under credential keys).
         base_dir: The directory relative paths were resolved against.
         marks: Where each key path was written.
+        aliases: Rewritten key paths (shorthand) -> the key paths the user wrote.
+        origins: Key paths set from outside the file (``--option max_steps=4``, ``--matrix
+            format=xml``) -> what set them; see :mod:`gent_core.config.overrides`.
     """
 
     config: AgentConfig
@@ -58,6 +61,7 @@ class LoadedConfig:
     base_dir: Path = field(default_factory=Path.cwd)
     marks: Mapping[KeyPath, Mark] = field(default_factory=dict)
     aliases: Mapping[KeyPath, KeyPath] = field(default_factory=dict)
+    origins: Mapping[KeyPath, str] = field(default_factory=dict)
 
     @functools.cached_property
     def redactor(self) -> Redactor:
@@ -84,6 +88,16 @@ class LoadedConfig:
         redacted: dict[str, Any] = redact_value(data, self.redactor)
         return redacted
 
+    def origin_of(self, key_path: KeyPath) -> str | None:
+        """What set ``key_path`` (or a key above it) from outside the file, e.g.
+        ``--option max_steps=4``; ``None`` when its value comes from the file.
+        """
+        found = None
+        for path, origin in self.origins.items():
+            if key_path[: len(path)] == path:
+                found = origin  # the latest one wins (origins are kept in order)
+        return found
+
     def location_of(self, key_path: KeyPath | str) -> Location:
         """Where ``key_path`` was written: file, line, column and dotted key.
 
@@ -92,13 +106,18 @@ class LoadedConfig:
 
         Returns:
             The location of the key, or of its nearest parent written in the file (the line
-            is ``None`` when not even a parent was written, e.g. a default value).
+            is ``None`` when not even a parent was written, e.g. a default value). A key set
+            from outside the file (:meth:`origin_of`) has only its dotted key: no line of the
+            file describes it.
         """
         if isinstance(key_path, str):
             key_path = tuple(
                 int(part) if part.isdigit() else part for part in key_path.split(".") if part
             )
-        return _locate(self.marks, self.source, tuple(key_path), self.aliases)
+        path = tuple(key_path)
+        if self.origin_of(path) is not None:
+            return Location(key=format_key(path) or None)
+        return _locate(self.marks, self.source, path, self.aliases)
 
     def __repr__(self) -> str:
         return (

@@ -1,11 +1,16 @@
 """``gent describe``: print what a configured agent sends its model.
 
-* ``gent describe CONFIG``: the exact system prompt; then, when the model back end constrains
-  generation, its grammar and what constrains each section (sections a component offers no
-  grammar for are named as unconstrained, with the reason), or why no grammar is used.
-* ``gent describe CONFIG --prompt TASK``: instead of the system prompt, the exact text the back
-  end sends for that task (``Model.render_request``): a base model's raw prompt, few-shot
+* ``gent describe [CONFIG]``: the exact system prompt; then, when the model back end
+  constrains generation, its grammar and what constrains each section (sections a component
+  offers no grammar for are named as unconstrained, with the reason), or why no grammar is
+  used.
+* ``gent describe [CONFIG] --prompt TASK``: instead of the system prompt, the exact text the
+  back end sends for that task (``Model.render_request``): a base model's raw prompt, few-shot
   example included; a chat API's messages as JSON.
+
+The agent is found and changed as for ``gent run`` (CONFIG, ``./gent.yaml`` or the built-in
+agent; ``-m``, ``--format``, ``--toolchain``, ``-T``, ``--no-tools``, ``-o KEY=VALUE``), so
+``gent describe -T read_file`` shows the prompt ``gent run -T read_file ...`` would use.
 """
 
 from __future__ import annotations
@@ -17,6 +22,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from gent_core.cli.agentconfig import (
+    LOCAL_CONFIG,
+    add_agent_arguments,
+    default_agent_help,
+    load_agent_config,
+)
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -26,10 +37,39 @@ if TYPE_CHECKING:
 
 __all__ = ["add_arguments", "run"]
 
+COMMAND = "gent describe"
+
+_DESCRIPTION = f"""\
+Print the exact system prompt of an agent, then the grammar its model back end constrains
+the output with (and what constrains each section), or why it uses none.
+
+The agent is CONFIG (or --config FILE); without one, ./{LOCAL_CONFIG} if it exists; else the
+built-in agent:
+
+{{default_agent}}
+
+The same flags as gent run change any key of it."""
+
+_EXAMPLES = """\
+examples:
+  gent describe                                    # the built-in agent (or ./gent.yaml)
+  gent describe agent.yaml --prompt "What is 17 * 23?"   # the exact text the model gets
+  gent describe --format markdown --toolchain yaml -T read_file
+  gent describe agent.yaml -o termination.schema=answers:Verdict -o termination.name=json
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent describe``."""
-    parser.add_argument("config", metavar="CONFIG", help="the agent's YAML config file")
+    parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument(
+        "config",
+        metavar="CONFIG",
+        nargs="?",
+        help=f"the agent's YAML config file (default: ./{LOCAL_CONFIG}, else the built-in agent)",
+    )
     parser.add_argument(
         "--prompt",
         metavar="TASK",
@@ -37,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "prompt with its few-shot example, or a chat API's messages) instead of the system "
         "prompt",
     )
+    add_agent_arguments(parser)
 
 
 class _Warnings(logging.Handler):
@@ -91,7 +132,8 @@ def _coverage(structure: OutputStructure, grammar: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print the system prompt (or the request for ``--prompt``), then the grammar."""
     from gent_core.agent import Agent
-    from gent_core.config import load_config
+    from gent_core.cli.errors import UsageError
+    from gent_core.cli.logs import redact_logs_with
 
     async def open_and_close(agent: Agent) -> None:
         # Toolsets (MCP servers) are opened to list their tools, then stopped.
@@ -103,8 +145,11 @@ def run(args: argparse.Namespace) -> int:
     output = Output()  # secrets masked, control characters shown (gent_core.cli.output)
     request: str | None = None
     try:
-        loaded = load_config(args.config)
+        if args.config is not None and args.config_file is not None:
+            raise UsageError("give the config once: as CONFIG or as --config, not both")
+        loaded = load_agent_config(args.config or args.config_file, args)
         output = Output(loaded.redactor)
+        redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded)
         if agent.toolsets:
             asyncio.run(open_and_close(agent))
@@ -114,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             if args.prompt is not None:
                 request = _request_text(agent, args.prompt)
     except GentError as error:
-        output.error("gent describe", str(error))
+        output.failure(COMMAND, error)
         return 2
     if args.prompt is not None and request is not None:
         output.line(f"# Request sent by {agent.model.describe()}\n")

@@ -1,13 +1,13 @@
 """The live view of ``gent run``: streamed model text, tool calls and results, the answer.
 
-Plain text with ANSI colours when the output is a terminal (and ``NO_COLOR`` is unset); a
-spinner on stderr while the model loads. Secrets are masked and the control characters of
+Plain text, with ANSI colours by gent's colour rule (:mod:`gent_core.cli.colors`: a
+terminal, ``NO_COLOR``, ``FORCE_COLOR``, ``--no-color``); a spinner on stderr while the model
+loads, on a terminal only. Secrets are masked and the control characters of
 model and tool text are shown as escapes (see :mod:`gent_core.cli.output`).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from typing import Any, TextIO
@@ -25,6 +25,7 @@ from gent_core.agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core.cli.colors import color_enabled, is_terminal
 from gent_core.cli.output import Output, visible
 from gent_core.config.secrets import Redactor
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
@@ -86,7 +87,8 @@ class LiveView:
     Args:
         out: Where the run is shown (stdout).
         err: Where the spinner goes (stderr).
-        color: Force colours on or off; by default on for terminals unless ``NO_COLOR``.
+        color: Force colours on or off; by default :func:`~gent_core.cli.colors.color_enabled`
+            for ``out`` (a terminal, unless ``NO_COLOR``; ``FORCE_COLOR`` forces them).
         redactor: The secrets to mask (``LoadedConfig.redactor``); none by default.
     """
 
@@ -101,7 +103,7 @@ class LiveView:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         if color is None:
-            color = self.out.isatty() and "NO_COLOR" not in os.environ
+            color = color_enabled(self.out)
         self.color = color
         self._output = Output(redactor, out=self.out, err=self.err)
         self._stream = redactor.stream() if redactor is not None else None
@@ -152,7 +154,7 @@ class LiveView:
             resumed = f" (resuming after step {event.resumed_steps})" if event.resumed_steps else ""
             self._write(f"Task: {event.task}{resumed}\n", "bold")
         elif isinstance(event, ModelLoading):
-            if self.err.isatty():
+            if is_terminal(self.err):
                 self._spinner = Spinner(
                     self.err, self._output.clean(f"loading model {event.model} ...")
                 )

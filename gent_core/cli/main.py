@@ -23,15 +23,35 @@ logger = logging.getLogger("gent.cli")
 # subcommand -> (module, one-line help). Each module has ``add_arguments(parser)`` and
 # ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("gent_core.cli.run", "run an agent from a config file on a task"),
+    "run": ("gent_core.cli.run", "run an agent on a task (a config file is optional)"),
     "describe": ("gent_core.cli.describe", "print an agent's exact system prompt and grammar"),
     "parse": ("gent_core.cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core.cli.plugins", "list installed plugins and what they supply"),
+    "install": ("gent_core.cli.install", "install plugins into the environment gent runs in"),
+    "uninstall": ("gent_core.cli.uninstall", "uninstall plugins from gent's environment"),
     "eval": ("gent_core.cli.eval", "measure how well agent configurations solve a suite of tasks"),
     "tools": ("gent_core.cli.tools", "list installed tools, or show one tool's schema"),
     "call": ("gent_core.cli.call", "run one tool from the shell, without a model"),
     "new-plugin": ("gent_core.cli.new_plugin", "start a plugin package from the template"),
+    "completion": (
+        "gent_core.cli.completion",
+        "print the shell completion script (bash, zsh, fish)",
+    ),
 }
+
+_EXAMPLES = """\
+examples:
+  gent run "What is 17 * 23?"             # the built-in agent on the local model
+  gent run agent.yaml "What is 17 * 23?"  # an agent config file
+  gent describe -T read_file --format markdown
+  gent install gent-mcp                   # add a plugin to gent's own environment
+  gent plugins
+  gent COMMAND --help                     # every command's options, with examples
+
+Every command takes -v/--verbose and -q/--quiet (counted: -vv for debug logs) and --no-color
+(NO_COLOR and FORCE_COLOR are honoured), before or after the command's name.
+Documentation: docs/index.md (the tutorial is docs/tutorial.md).
+"""
 
 
 def plugin_commands() -> dict[str, tuple[str, str]]:
@@ -87,13 +107,35 @@ def _import_command(name: str, module_name: str) -> ModuleType | None:
         return None
 
 
+def _add_output_options(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
+    """``-v``, ``-q`` and ``--no-color``, skipping any a (plugin) command defines itself."""
+    taken = set(parser._option_string_actions)
+    group = parser.add_argument_group("output")
+    options = (
+        (("-v", "--verbose"), {"action": "count", "help": "more log messages (-vv: debug)"}),
+        (
+            ("-q", "--quiet"),
+            {"action": "count", "help": "only errors (and, for gent run, the answer)"},
+        ),
+        (("--no-color",), {"action": "store_true", "help": "no ANSI colours (as NO_COLOR=1)"}),
+    )
+    for flags, settings in options:
+        free = [flag for flag in flags if flag not in taken]
+        if free:
+            dest = prefix + flags[-1].lstrip("-").replace("-", "_")
+            group.add_argument(*free, dest=dest, **settings)  # type: ignore[arg-type]
+
+
 def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     """Build the argument parser with every subcommand (plugins' too, unless told not to)."""
     parser = argparse.ArgumentParser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
+    _add_output_options(parser, prefix="global_")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands = dict(SUBCOMMANDS)
     if with_plugins:
@@ -105,30 +147,74 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(_module=module_name)
         module.add_arguments(sub)
+        _add_output_options(sub)
     return parser
+
+
+def _count(args: argparse.Namespace, name: str) -> int:
+    value = getattr(args, name, 0)
+    return value if isinstance(value, int) else 0
+
+
+def _settle_output_options(args: argparse.Namespace) -> None:
+    """Combine the global and the command's ``-v``/``-q``/``--no-color`` into
+    ``args.verbosity`` (``-v`` count minus ``-q`` count) and ``args.no_color``.
+    """
+    verbose = _count(args, "global_verbose") + _count(args, "verbose")
+    quiet = _count(args, "global_quiet") + _count(args, "quiet")
+    args.verbosity = verbose - quiet
+    args.no_color = bool(getattr(args, "global_no_color", False)) or (
+        getattr(args, "no_color", False) is True
+    )
+
+
+def _guess_verbosity(arguments: Sequence[str]) -> int:
+    """The verbosity the arguments ask for, read before parsing them (so the warnings of
+    building the parser, such as a plugin command that fails to import, follow it too).
+    """
+    verbosity = 0
+    for argument in arguments:
+        if argument == "--":
+            break
+        if argument in ("--verbose", "--quiet"):
+            verbosity += 1 if argument == "--verbose" else -1
+        elif len(argument) > 1 and argument[0] == "-" and set(argument[1:]) <= {"v"}:
+            verbosity += len(argument) - 1
+        elif len(argument) > 1 and argument[0] == "-" and set(argument[1:]) <= {"q"}:
+            verbosity -= len(argument) - 1
+    return verbosity
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gent`` command and return its exit code."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    # ``gent --version`` needs no plugin.
-    with_plugins = arguments[:1] != ["--version"]
-    parser = build_parser(with_plugins=with_plugins)
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    module = importlib.import_module(args._module)
-    try:
-        code: int = module.run(args)
-    except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
-        import contextlib
-        import os
+    from gent_core.cli.logs import logging_for
 
-        # Python flushes stdout again at exit; point it at devnull so that cannot fail too.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["__complete"]:  # the shell asks for completions (gent completion)
+        from gent_core.cli.completion import complete
+
+        return complete(arguments[1:], build_parser)
+    with logging_for(_guess_verbosity(arguments)) as log_handler:
+        # ``gent --version`` needs no plugin.
+        with_plugins = arguments[:1] != ["--version"]
+        parser = build_parser(with_plugins=with_plugins)
+        args = parser.parse_args(arguments)
+        _settle_output_options(args)
+        log_handler.set_verbosity(args.verbosity)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        module = importlib.import_module(args._module)
+        try:
+            code: int = module.run(args)
+        except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
+            import contextlib
+            import os
+
+            # Python flushes stdout again at exit; point it at devnull so that cannot fail too.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     return code
 
 

@@ -110,9 +110,30 @@ class Output:
         """Write ``text`` and a newline."""
         self.write(text + "\n", err=err)
 
-    def error(self, command: str, message: str) -> None:
-        """Write ``<command>: error: <message>`` on the error stream."""
+    def error(
+        self,
+        command: str,
+        message: str,
+        *,
+        cause: BaseException | type[BaseException] | None = None,
+    ) -> None:
+        """Write ``<command>: error: <message>`` on the error stream, then the docs page that
+        explains the fix for ``cause`` (an error or error type; see
+        :data:`gent_core.cli.errors.DOCS_PAGES`), when there is one.
+        """
         self.line(f"{command}: error: {message}", err=True)
+        if cause is not None:
+            from gent_core.cli.errors import docs_hint
+
+            hint = docs_hint(cause)
+            if hint is not None:
+                self.line(f"  {hint}", err=True)
+
+    def failure(self, command: str, error: BaseException) -> None:
+        """Report ``error`` (its message, then its docs page): ``error(command, str(error),
+        cause=error)``.
+        """
+        self.error(command, str(error), cause=error)
 
     def json(self, value: Any, *, indent: int | None = 2) -> None:
         """Write ``value`` as strict JSON (redacted) and a newline."""

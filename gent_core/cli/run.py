@@ -1,7 +1,10 @@
-"""``gent run``: run an agent from a YAML config on a task, with a live view.
+"""``gent run [CONFIG] TASK``: run an agent on a task, with a live view.
+
+Without CONFIG, ``./gent.yaml`` is used if it exists, else the built-in agent; flags change any
+key of the config (see :mod:`gent_core.cli.agentconfig`).
 
 Exit codes: 0 the agent answered; 1 the run stopped without an answer (a limit, a model
-failure, cancelled); 2 bad usage or a bad config file.
+failure, cancelled); 2 bad usage or a bad config; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -12,9 +15,17 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gent_core.cli.agentconfig import (
+    LOCAL_CONFIG,
+    add_agent_arguments,
+    default_agent_help,
+    load_agent_config,
+    split_config_and_task,
+)
+from gent_core.cli.errors import UsageError
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
-from gent_core.serialize import write_json
+from gent_core.serialize import to_json_data, write_json
 
 if TYPE_CHECKING:
     from gent_core.agent import RunResult
@@ -22,11 +33,47 @@ if TYPE_CHECKING:
 
 __all__ = ["add_arguments", "run"]
 
+COMMAND = "gent run"
+
+_DESCRIPTION = f"""\
+Run an agent on TASK and show it work: its thinking and text as they stream, each tool call
+and result, the answer.
+
+The agent's config is CONFIG (or --config FILE); without one, ./{LOCAL_CONFIG} if it exists;
+else the built-in agent:
+
+{{default_agent}}
+
+Flags change any key of that config, in the order given (-m, --format, --toolchain, -T,
+--no-tools, -o KEY=VALUE). A single argument is the task, unless it is an existing .yaml/.yml
+file (then it is the config).
+
+exit codes: 0 the agent answered; 1 it stopped without an answer (a limit, a model failure);
+2 bad usage or config; 130 interrupted."""
+
+_EXAMPLES = """\
+examples:
+  gent run "What is 17 * 23?"                       # the built-in agent (or ./gent.yaml)
+  gent run agent.yaml "What is 17 * 23?"            # an agent config file
+  gent run -m openai -o model.base_url=http://127.0.0.1:8080/v1 "What time is it?"
+  gent run --no-tools -T calculator -o max_steps=4 --format markdown "What is 2**10?"
+  gent run -q "What is 17 * 23?"                    # print only the answer
+  gent run agent.yaml "Long task" --transcript run.jsonl   # then: --resume run.jsonl
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent run``."""
-    parser.add_argument("config", metavar="CONFIG", help="the agent's YAML config file")
-    parser.add_argument("task", metavar="TASK", nargs="?", help="what to do (omit with --resume)")
+    parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.usage = "%(prog)s [options] [CONFIG] TASK"
+    parser.add_argument(
+        "arguments",
+        metavar="[CONFIG] TASK",
+        nargs="*",
+        help="the agent's YAML config file (optional), and what to do (omit with --resume)",
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -41,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="continue the interrupted run recorded in this transcript (appending to it)",
     )
-    parser.add_argument("--no-color", action="store_true", help="no ANSI colours in the live view")
+    add_agent_arguments(parser)
 
 
 def _asker(output: Output) -> Callable[[ToolCall], bool]:
@@ -57,8 +104,19 @@ def _asker(output: Output) -> Callable[[ToolCall], bool]:
     return ask
 
 
+def _print_answer(result: RunResult, output: Output) -> None:
+    """``--quiet``: the answer alone on stdout (JSON when it is not text), or why there is
+    none on stderr.
+    """
+    if result.ok:
+        answer = result.answer
+        output.line(answer if isinstance(answer, str) else write_json(to_json_data(answer)))
+    else:
+        output.line(f"{COMMAND}: {result.stop_reason}: {result.message}", err=True)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the agent; print the live view or the JSON result.
+    """Run the agent; print the live view, the JSON result, or (``-q``) the answer alone.
 
     Everything printed goes through one :class:`~gent_core.cli.output.Output` holding the
     config's redactor, so secrets are masked on every path (live view, ``--json``, errors)
@@ -66,23 +124,28 @@ def run(args: argparse.Namespace) -> int:
     """
     from gent_core.agent import Agent
     from gent_core.cli.live import LiveView
-    from gent_core.config import load_config
+    from gent_core.cli.logs import redact_logs_with
 
     output = Output()
-    if (args.task is None) == (args.resume is None):
-        output.error("gent run", "give a TASK, or --resume TRANSCRIPT (not both)")
-        return 2
     try:
-        loaded = load_config(args.config)
+        config_file, task = split_config_and_task(args.arguments, args.config_file)
+        if task is None and args.resume is None:
+            understood = f"understood {config_file!r} as the config file; " if config_file else ""
+            raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
+        if task is not None and args.resume is not None:
+            raise UsageError("give a TASK, or --resume TRANSCRIPT (not both)")
+        loaded = load_agent_config(config_file, args)
         output = Output(loaded.redactor)
+        redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded, ask_callback=_asker(output))
     except GentError as error:
-        output.error("gent run", str(error))
+        output.failure(COMMAND, error)
         return 2
+    quiet = getattr(args, "verbosity", 0) < 0
     view = (
         None
-        if args.json
-        else LiveView(color=False if args.no_color else None, redactor=loaded.redactor)
+        if args.json or quiet
+        else LiveView(color=None if not args.no_color else False, redactor=loaded.redactor)
     )
 
     async def run_and_close() -> RunResult:
@@ -91,20 +154,24 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.resume:
                 return await agent.resume(args.resume, on_event=view)
-            return await agent.run(args.task, on_event=view, transcript=args.transcript)
+            assert task is not None
+            return await agent.run(task, on_event=view, transcript=args.transcript)
         finally:
             await agent.aclose()
 
     try:
         result = asyncio.run(run_and_close())
     except GentError as error:
-        output.error("gent run", str(error))
+        output.failure(COMMAND, error)
         return 2
     except KeyboardInterrupt:
         where = args.resume or args.transcript
-        hint = f"; continue with: gent run {args.config} --resume {where}" if where else ""
-        output.write(f"\ngent run: interrupted{hint}\n", err=True)
+        again = f"{COMMAND} {config_file} " if config_file else f"{COMMAND} "
+        hint = f"; continue with: {again}--resume {where} (and the same flags)" if where else ""
+        output.write(f"\n{COMMAND}: interrupted{hint}\n", err=True)
         return 130
     if args.json:
         output.json(result.to_dict())
+    elif quiet:
+        _print_answer(result, output)
     return 0 if result.ok else 1

@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core.cli.errors import UsageError
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -38,13 +39,19 @@ __all__ = ["UsageError", "add_arguments", "parse_pairs", "run"]
 
 COMMAND = "gent call"
 
-
-class UsageError(GentError):
-    """The command line is wrong (exit code 2)."""
+_EXAMPLES = """\
+examples:
+  gent call calculator '{"expression": "17 * 23"}'
+  gent call current_time --arg timezone=Europe/Paris
+  gent call read_file --arg path=README.md --cwd ~/project --json
+  gent call git:git_status --config agent.yaml   # a tool of the config's MCP server
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent call``."""
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("name", metavar="NAME", help="the tool (plugin:name when ambiguous)")
     parser.add_argument(
         "arguments",
@@ -268,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(_run(args, output))
     except GentError as error:
-        output.error(COMMAND, str(error))
+        output.failure(COMMAND, error)
         return 2
     except KeyboardInterrupt:
         return 130

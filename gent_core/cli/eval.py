@@ -35,9 +35,9 @@ Run every task of SUITE under every CONFIG (crossed with every --matrix combinat
 --repeat times each, and print one row per configuration: success rate with its 95% Wilson
 interval, mean steps, format and tool errors, tokens, median seconds per solved task.
 
-Without CONFIG the built-in agent is evaluated: the bundled local model (llamacpp),
-format xml, toolchain json, termination text, tools calculator and current_time (a suite's
-'tools' replace a config's tools).
+Without CONFIG the built-in agent is evaluated (a suite's 'tools' replace a config's tools):
+
+{default_agent}
 
 Every run is recorded as a JSONL transcript under --transcripts (default
 gent-eval/<suite>-<time>/); runs.jsonl there lists every run with its checks' verdicts.
@@ -48,15 +48,19 @@ failure, --timeout); 2 bad usage, suite or config; 3 a configuration is below
 """
 
 _EXAMPLE = """\
-example:
+examples:
+  gent eval evals/basic-tools.yaml                  # the built-in agent
   gent eval evals/basic-tools.yaml --matrix format=xml,markdown \\
       --matrix toolchain=json,yaml --report eval.md
+  gent eval evals/basic-tools.yaml agent.yaml other.yaml --repeat 3 --min-success 80%
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent eval``."""
-    parser.description = _DESCRIPTION
+    from gent_core.cli.agentconfig import default_agent_help
+
+    parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
     parser.epilog = _EXAMPLE
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("suite", metavar="SUITE", help="the suite's YAML file")
@@ -145,22 +149,25 @@ def _rate(text: str) -> float:
     return value
 
 
-def _error(message: str) -> int:
-    print(f"gent eval: error: {message}", file=sys.stderr)
+def _error(message: str, cause: BaseException | type[BaseException] | None = None) -> int:
+    from gent_core.cli.errors import UsageError
+    from gent_core.cli.output import Output
+
+    Output().error("gent eval", message, cause=cause if cause is not None else UsageError)
     return EXIT_USAGE
 
 
 class _Progress:
     """Progress on stderr: a rich progress bar per configuration, or one line each."""
 
-    def __init__(self, enabled: bool) -> None:
-        from rich.console import Console
+    def __init__(self, enabled: bool, *, no_color: bool = False) -> None:
+        from gent_core.cli.colors import is_terminal, rich_console
 
-        self.console = Console(stderr=True)
+        self.console = rich_console(stderr=True, no_color=no_color)
         self.bars: Any = None
         self.current: Any = None
         self.counts = [0, 0]
-        if enabled and self.console.is_terminal:
+        if enabled and is_terminal(sys.stderr):  # animated bars need a real terminal
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -204,23 +211,24 @@ class _Progress:
     def note(self, text: str) -> None:
         from rich.text import Text
 
-        self.console.print(Text.assemble(("note: ", "yellow"), text))
+        self.console.print(Text.assemble(("note: ", "yellow"), text), soft_wrap=True)
 
     def stop(self) -> None:
         if self.bars is not None:
             self.bars.stop()
 
 
-def _print_table(result: EvalResult) -> None:
-    from rich.console import Console
+def _print_table(result: EvalResult, *, no_color: bool = False) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from gent_core.cli.colors import is_terminal, rich_console
     from gent_core.eval.report import COLUMNS, summary_rows
 
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=max(shutil.get_terminal_size((160, 24)).columns, 160))
+    width = (
+        None if is_terminal(sys.stdout) else max(shutil.get_terminal_size((160, 24)).columns, 160)
+    )
+    console = rich_console(no_color=no_color, width=width)
     table = Table(title=Text(f"gent eval: {result.suite}"), title_justify="left")
     for index, column in enumerate(COLUMNS):
         table.add_column(column, justify="left" if index == 0 else "right")
@@ -273,10 +281,12 @@ def run(args: argparse.Namespace) -> int:
     except _Usage as error:
         return _error(str(error))
     except GentError as error:
-        return _error(str(error))
+        return _error(str(error), error)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     transcripts = Path(args.transcripts or Path("gent-eval") / f"{slug(suite.name)}-{stamp}")
-    progress = _Progress(enabled=not args.no_progress)
+    progress = _Progress(
+        enabled=not args.no_progress and args.verbosity >= 0, no_color=args.no_color
+    )
     runner = EvalRunner(
         suite,
         configurations,
@@ -291,13 +301,13 @@ def run(args: argparse.Namespace) -> int:
         result = asyncio.run(runner.run())
     except GentError as error:
         progress.stop()
-        return _error(str(error))
+        return _error(str(error), error)
     except KeyboardInterrupt:
         interrupted = True
         result = runner.result()
     finally:
         progress.stop()
-    _print_table(result)
+    _print_table(result, no_color=args.no_color)
     failed = sum(1 for record in result.records if record.status == "failed")
     print(
         f"{len(result.records)} runs, {failed} failed, {len(result.errors)} could not run; "

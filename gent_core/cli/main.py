@@ -107,23 +107,34 @@ def _import_command(name: str, module_name: str) -> ModuleType | None:
         return None
 
 
-def _add_output_options(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
-    """``-v``, ``-q`` and ``--no-color``, skipping any a (plugin) command defines itself."""
+_OUTPUT_OPTIONS = (
+    (("-v", "--verbose"), "count", "more log messages (-vv: debug)"),
+    (("-q", "--quiet"), "count", "only errors (and, for gent run, the answer alone)"),
+    (("--no-color",), "store_true", "no ANSI colours (as NO_COLOR=1)"),
+)
+
+
+def _add_output_options(
+    parser: argparse.ArgumentParser, *, prefix: str = "", nested: bool = False
+) -> None:
+    """``-v``, ``-q`` and ``--no-color`` on ``parser`` and its own subcommands (``gent tools
+    show``), skipping any option a (plugin) command defines itself.
+
+    Below the first level the defaults are suppressed, so ``gent tools -v show NAME`` keeps
+    the ``-v`` given before ``show``.
+    """
     taken = set(parser._option_string_actions)
     group = parser.add_argument_group("output")
-    options = (
-        (("-v", "--verbose"), {"action": "count", "help": "more log messages (-vv: debug)"}),
-        (
-            ("-q", "--quiet"),
-            {"action": "count", "help": "only errors (and, for gent run, the answer)"},
-        ),
-        (("--no-color",), {"action": "store_true", "help": "no ANSI colours (as NO_COLOR=1)"}),
-    )
-    for flags, settings in options:
+    for flags, action, help_text in _OUTPUT_OPTIONS:
         free = [flag for flag in flags if flag not in taken]
         if free:
             dest = prefix + flags[-1].lstrip("-").replace("-", "_")
-            group.add_argument(*free, dest=dest, **settings)  # type: ignore[arg-type]
+            default = argparse.SUPPRESS if nested else None
+            group.add_argument(*free, dest=dest, action=action, help=help_text, default=default)
+    for sub_action in parser._actions:
+        if isinstance(sub_action, argparse._SubParsersAction):
+            for subparser in dict.fromkeys(sub_action.choices.values()):
+                _add_output_options(subparser, nested=True)
 
 
 def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:

@@ -16,9 +16,17 @@ from gent_core.errors import GentError
 
 __all__ = ["add_arguments", "run"]
 
+_EXAMPLES = """\
+examples:
+  gent new-plugin weather                  # a tool package: ./gent-weather
+  gent new-plugin brackets --kind format --dir plugins
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent new-plugin``."""
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     from gent_core.scaffold import KINDS
 
     parser.add_argument(
@@ -40,13 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the package and say what to do next."""
+    from gent_core.cli.errors import UsageError
     from gent_core.scaffold import plugin_names, render_plugin
 
     output = Output()
     try:
         target = render_plugin(args.name, args.kind, args.dir)
     except (ValueError, FileExistsError, GentError) as error:
-        output.error("gent new-plugin", str(error))
+        output.error("gent new-plugin", str(error), cause=UsageError)
         return 2
     names = plugin_names(args.name)
     output.line(f"Wrote {target} ({args.kind} '{names.plugin}', package {names.package}).")

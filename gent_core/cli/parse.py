@@ -16,9 +16,18 @@ from gent_core.errors import GentError
 
 __all__ = ["add_arguments", "run"]
 
+_EXAMPLES = """\
+examples:
+  gent parse --format xml --sections thinking,action,answer output.txt
+  gent parse --format markdown --sections thinking,action,answer --toolchain yaml output.md
+  model-cli ... | gent parse --format xml --sections answer -
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent parse``."""
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("file", metavar="FILE", help="the model output to parse, or - for stdin")
     parser.add_argument(
         "--format", required=True, metavar="NAME", help="the format plugin: xml, markdown..."
@@ -94,8 +103,8 @@ def _plugin_failure(kind: str, name: str, error: Exception) -> str:
     return f"the {kind} {name!r} failed on this text: {type(error).__name__}: {error}"
 
 
-def _usage_error(message: str) -> int:
-    Output().error("gent parse", message)
+def _usage_error(message: str, cause: BaseException | None = None) -> int:
+    Output().error("gent parse", message, cause=cause)
     return 2
 
 
@@ -122,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         text_format = registry.create("format", args.format)
         chain = registry.create("toolchain", args.toolchain) if args.toolchain else None
     except GentError as error:
-        return _usage_error(str(error))
+        return _usage_error(str(error), error)
     if chain is not None and args.action_section not in sections:
         sections.append(args.action_section)
     try:

@@ -12,9 +12,18 @@ from gent_core.plugins.registry import KINDS, Registry
 
 __all__ = ["add_arguments", "render_table", "run"]
 
+_EXAMPLES = """\
+examples:
+  gent plugins
+  gent plugins --json                     # with each failed plugin's error
+  GENT_DISABLE_PLUGINS=broken gent plugins
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent plugins``."""
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--json",
         action="store_true",
@@ -55,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         manager = build_plugin_manager()
         Registry.from_plugin_manager(manager)
     except GentError as error:
-        output.error("gent", str(error))
+        output.failure("gent plugins", error)
         return 1
     infos = sorted(manager.plugin_infos.values(), key=lambda info: info.name)
     if args.json:

@@ -24,6 +24,13 @@ from gent_core.errors import GentError
 
 __all__ = ["add_arguments", "example_calls", "render_table", "run"]
 
+_EXAMPLES = """\
+examples:
+  gent tools
+  gent tools show calculator             # its JSON Schema and an example call per chain
+  gent tools --config agent.yaml --json  # with the tools of the config's MCP servers
+"""
+
 _DESCRIPTION_WIDTH = 72
 _ARGUMENTS_WIDTH = 56
 
@@ -44,6 +51,8 @@ def _add_common(parser: argparse.ArgumentParser, default: Any) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent tools`` and its ``show`` subcommand."""
     parser.usage = "%(prog)s [-h] [--json] [--config CONFIG] [show NAME]"
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     _add_common(parser, None)
     parser.set_defaults(json=False)
     commands = parser.add_subparsers(dest="tools_command", metavar="show")
@@ -235,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_collect(args, output))
     except GentError as error:
-        output.error(command, str(error))
+        output.failure(command, error)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -4,7 +4,8 @@
     python3 dev.py demo            run the example agent on the bundled local model
     python3 dev.py test            lint, type-check and run every test (what CI runs)
     python3 dev.py test --fast     the same without slow tests (servers, venvs, real model)
-    python3 dev.py bench           run every benchmark in benchmarks/
+    python3 dev.py bench           run every benchmark, write docs/benchmarks.md (--quick:
+                                   without the model, servers and venvs)
     python3 dev.py fuzz [TARGET]   fuzz the parsers with atheris (--time SECONDS per target)
     python3 dev.py docs            build the documentation site into site/ (strict)
     python3 dev.py setup           only create/refresh the development environment
@@ -161,11 +162,31 @@ def demo(task: str) -> None:
     run(venv_bin("gent"), "run", str(DEMO_CONFIG.relative_to(ROOT)), task)
 
 
-def bench() -> None:
+SLOW_BENCHMARKS = ("bench_eval_concurrency", "bench_eval_peers", "bench_llamacpp", "bench_plugins")
+"""Benchmarks that need the real model, model servers or fresh virtualenvs (skipped by --quick)."""
+
+
+def bench(quick: bool) -> None:
+    """Run the benchmarks (each writes benchmarks/results/<name>.json), then write
+    docs/benchmarks.md from every results file."""
     setup()
     run(venv_bin("python"), "-m", "pip", "install", "-q", "-r", "benchmarks/requirements.txt")
+    ran, failed = [], []
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
-        run(venv_bin("python"), str(script.relative_to(ROOT)))
+        if quick and script.stem in SLOW_BENCHMARKS:
+            print(f"--quick: skipping {script.name}", flush=True)
+            continue
+        results = ROOT / "benchmarks" / "results" / f"{script.stem}.json"
+        before = results.stat().st_mtime if results.exists() else None
+        code = run(venv_bin("python"), str(script.relative_to(ROOT)), check=False)
+        if results.exists() and results.stat().st_mtime != before:
+            ran.append(script.stem)
+        if code != 0:
+            failed.append(script.name)
+    report = [venv_bin("python"), "benchmarks/report.py", "--ran", ",".join(ran)]
+    run(*report, *(["--quick"] if quick else []))
+    if failed:
+        sys.exit(f"benchmarks that failed or missed a target: {', '.join(failed)}")
 
 
 def fuzz(targets: list[str], seconds: int) -> None:
@@ -188,7 +209,10 @@ def main() -> None:
     test_parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     demo_parser = sub.add_parser("demo", help="run the example agent")
     demo_parser.add_argument("task", nargs="?", default=DEMO_TASK)
-    sub.add_parser("bench", help="run every benchmark")
+    bench_parser = sub.add_parser("bench", help="run the benchmarks, write docs/benchmarks.md")
+    bench_parser.add_argument(
+        "--quick", action="store_true", help="skip the benchmarks that need the model or servers"
+    )
     fuzz_parser = sub.add_parser("fuzz", help="fuzz the parsers (atheris)")
     fuzz_parser.add_argument("targets", nargs="*", help="fuzz targets (default: all)")
     fuzz_parser.add_argument("--time", type=int, default=60, help="seconds per target")
@@ -203,7 +227,7 @@ def main() -> None:
     elif args.command == "demo":
         demo(args.task)
     elif args.command == "bench":
-        bench()
+        bench(args.quick)
     elif args.command == "fuzz":
         fuzz(args.targets, args.time)
     elif args.command == "lint":

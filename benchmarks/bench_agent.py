@@ -288,6 +288,16 @@ def main() -> None:
         "vs gent = overhead / gent's overhead; best run = fastest run / steps (less "
         "sensitive to a busy machine),\nand its vs gent = (best run - model) / gent's.\n"
     )
+    from recorder import Recorder
+
+    record = Recorder(
+        "bench_agent",
+        "Agent loop: framework overhead per step",
+        f"The same scripted conversation of {steps} model calls (a trivial add tool called "
+        f"{steps - 1} times, then an answer) in each framework; overhead per step = median "
+        "wall time of whole runs / steps, minus the scripted model's own time. Whole outputs, "
+        f"and outputs streamed in {CHUNK}-character chunks.",
+    )
     modes = [("whole outputs", 0), (f"streamed, {CHUNK}-char chunks", CHUNK)]
     header = (
         f"{'mode':<24} {'framework':<30} {'run':>8} {'model':>7} {'overhead':>9} "
@@ -313,6 +323,15 @@ def main() -> None:
             )
             if not isinstance(row.runner, GentRunner):
                 verdicts.append((label, row.runner.name, ratio, best_ratio))
+                record.measure(
+                    f"overhead per step, {label}",
+                    gent.overhead,
+                    "s",
+                    versus=row.runner.name,
+                    other=row.overhead,
+                    note=f"best runs: {best_ratio:.1f}x",
+                    headline=chunk == 0 and "LangGraph" in row.runner.name,
+                )
         print()
     worst = min(ratio for _, _, ratio, _ in verdicts)
     print(
@@ -323,6 +342,12 @@ def main() -> None:
     for label, name, ratio, best_ratio in verdicts:
         if ratio < 10:
             print(f"  below target: {name}, {label}: {ratio:.1f}x (best runs: {best_ratio:.1f}x)")
+        record.target(
+            f"gent's overhead per step at most a tenth of {name}'s ({label})",
+            f"{ratio:.1f}x",
+            "met" if ratio >= 10 else "missed",
+        )
+    record.save()
     if options.profile:
         profile_gent(steps, 0, 50)
         profile_gent(steps, CHUNK, 50)

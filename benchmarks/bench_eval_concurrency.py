@@ -81,6 +81,28 @@ def main() -> None:
             rows.append((level, *measure(url, suite, tasks, level)))
             print(f"  concurrency {level}: {rows[-1][1]:.1f} s", flush=True)
     report(f"one llama_cpp.server ({cores} threads; it serves one request at a time)", rows)
+    from recorder import Recorder
+
+    record = Recorder(
+        "bench_eval_concurrency",
+        "gent eval: throughput by concurrency",
+        f"{len(tasks)} tasks of {suite.path.name} (xml x json with grammar, greedy decoding) "
+        "run by gent eval against one llama_cpp.server on the bundled model, at each "
+        "concurrency level. The server serves one request at a time, so concurrency can only "
+        "overlap one run's client-side work with another's generation.",
+    )
+    base_level, base_seconds, base_runs, _ = rows[0]
+    for level, seconds, runs, passed in rows[1:]:
+        record.measure(
+            f"tasks per minute at concurrency {level} ({passed}/{runs} passed)",
+            60 * runs / seconds,
+            "tasks/min",
+            versus=f"concurrency {base_level}",
+            other=60 * base_runs / base_seconds,
+            lower_is_better=False,
+            headline=level == rows[-1][0],
+        )
+    record.save()
 
 
 if __name__ == "__main__":

@@ -398,6 +398,41 @@ def main() -> None:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump({"tasks": len(tasks), "rows": rows}, file, indent=2)
+    record_results(rows[:count], rows[count:], len(tasks))
+
+
+def record_results(gents: list[dict[str, Any]], peers: list[dict[str, Any]], tasks: int) -> None:
+    """Save the figures for the benchmark report (benchmarks/recorder.py)."""
+    from recorder import Recorder
+
+    record = Recorder(
+        "bench_eval_peers",
+        "Agents on a real model: gent against LangChain and smolagents",
+        f"{tasks} tasks of evals/basic-tools.yaml with the bundled Gemma 3 270M on one local "
+        f"llama_cpp.server, at most {MAX_STEPS} steps, temperature {TEMPERATURE}, the suite's "
+        "own checks judging every framework: gent (xml x json over the completions API), "
+        "LangChain's text ReAct agent, smolagents' CodeAgent.",
+    )
+    for gent in gents:
+        for peer in peers:
+            record.measure(
+                f"tasks solved, {gent['framework']}",
+                100 * gent["rate"],
+                "%",
+                versus=f"{peer['framework']} ({peer['passed']}/{peer['runs']})",
+                other=100 * peer["rate"],
+                lower_is_better=False,
+                note=f"{gent['passed']}/{gent['runs']}",
+                headline=gent is gents[0] and peer is peers[0],
+            )
+            record.measure(
+                f"wall time of the whole suite, {gent['framework']}",
+                gent["total_seconds"],
+                "s",
+                versus=peer["framework"],
+                other=peer["total_seconds"],
+            )
+    record.save()
 
 
 if __name__ == "__main__":

@@ -107,6 +107,17 @@ async def main() -> None:
     header = f"{'combination':<16} {'free tok/s':>10} {'gent tok/s':>10} {'eager tok/s':>11}"
     print(f"{header} {'gent/free':>9} {'gent/eager':>10}")
     totals: dict[str, list[float]] = {"free": [], "gent": [], "eager": []}
+    from recorder import Recorder
+
+    record = Recorder(
+        "bench_llamacpp",
+        "Local model: tokens per second with the agent grammar",
+        "Generation speed of the bundled Gemma 3 270M (llama-cpp-python, in process) on the "
+        f"same few-shot prompt, up to {args.max_tokens} tokens, prompt evaluation excluded: "
+        "without a grammar, with gent's grammar (checked lazily: sample freely, constrain only "
+        "refused tokens), and with the same grammar applied eagerly by llama-cpp-python "
+        "(create_completion(grammar=...)).",
+    )
     for fmt in FORMATS:
         for chain in CHAINS:
             structure = make_structure(fmt, chain)
@@ -128,6 +139,14 @@ async def main() -> None:
             means = {key: statistics.mean(values) for key, values in rates.items()}
             for key, value in means.items():
                 totals[key].append(value)
+            record.measure(
+                f"{fmt} x {chain}: constrained generation",
+                means["gent"],
+                "tok/s",
+                versus="llama-cpp-python's grammar (eager)",
+                other=means["eager"],
+                lower_is_better=False,
+            )
             print(
                 f"{fmt + ' x ' + chain:<16} {means['free']:>10.1f} {means['gent']:>10.1f} "
                 f"{means['eager']:>11.1f} {means['gent'] / means['free']:>9.2f} "
@@ -139,6 +158,24 @@ async def main() -> None:
         f"{overall['eager']:>11.1f} {overall['gent'] / overall['free']:>9.2f} "
         f"{overall['gent'] / overall['eager']:>10.2f}"
     )
+    record.measure(
+        "mean over formats x chains: constrained generation",
+        overall["gent"],
+        "tok/s",
+        versus="llama-cpp-python's grammar (eager)",
+        other=overall["eager"],
+        lower_is_better=False,
+        headline=True,
+    )
+    record.measure(
+        "mean over formats x chains: constrained generation",
+        overall["gent"],
+        "tok/s",
+        versus="no grammar at all",
+        other=overall["free"],
+        lower_is_better=False,
+    )
+    record.save()
     await free.aclose()
     await constrained.aclose()
 

@@ -36,8 +36,17 @@ for path in (REPO, REPO / "plugins" / "gent-natural"):
 
 from gent_natural import TextReader, read_text, stream_text_events, to_native, to_text  # noqa: E402
 from gent_natural.events import ToolCallRead  # noqa: E402
+from recorder import Recorder  # noqa: E402
 
 from gent_core.openai_messages import messages_from_openai, messages_to_openai  # noqa: E402
+
+RECORD = Recorder(
+    "bench_natural",
+    "Natural tool use: conversion and streaming",
+    "Converting a 1,000-message OpenAI conversation between native and text form, and "
+    "reading tool calls from text streamed in 5-character chunks (100 KB and 1 MB). Process "
+    "CPU time, best of several rounds.",
+)
 
 CHUNK = 5
 KB = 1000
@@ -217,6 +226,14 @@ def converting() -> None:
     row("messages -> OpenAI dicts (messages_to_openai)", times["export"])
     row("yardstick: json.dumps + json.loads of the conversation", times["json"])
     total = times["import"] + times["to_text"]
+    for key, label in (("to_text", "native -> text"), ("to_native", "text -> native")):
+        RECORD.measure(
+            f"{label}, {len(data)}-message conversation",
+            times[key],
+            "s",
+            versus="yardstick: json.dumps + json.loads of the same conversation",
+            other=times["json"],
+        )
     row(
         "import + native -> text, per message",
         total / len(data),
@@ -252,6 +269,34 @@ def streaming() -> bool:
     line("baseline: one-shot read of the whole text (read_text)", *one_shot)
     bare = (best(lambda: floor(small_chunks)), best(lambda: floor(large_chunks)))
     line("floor: a bare loop over the chunks", *bare)
+    RECORD.measure(
+        "streaming text -> native, 1 MB in 5-character chunks (200 calls)",
+        streamed[1],
+        "s",
+        versus="the same at 100 KB (20 calls)",
+        other=streamed[0],
+        words=f"{streamed[1] / streamed[0]:.1f}x the time for 10x the input",
+    )
+    RECORD.target(
+        f"10x the streamed input costs at most {TARGET_RATIO:.0f}x the time",
+        f"{streamed[1] / streamed[0]:.1f}x",
+        "met" if ok else "missed",
+    )
+    for size, index in (("100 KB", 0), ("1 MB", 1)):
+        RECORD.measure(
+            f"streaming text -> native, {size} (TextReader.feed per chunk)",
+            streamed[index],
+            "s",
+            versus="one-shot read of the whole text (read_text)",
+            other=one_shot[index],
+        )
+    RECORD.measure(
+        "streaming text -> native, 1 MB (TextReader.feed per chunk)",
+        streamed[1],
+        "s",
+        versus="floor: a bare loop over the chunks",
+        other=bare[1],
+    )
     asynchronous = (
         best(lambda: stream_async(small_chunks), repeats=3),
         best(lambda: stream_async(large_chunks), budget=2, repeats=3),
@@ -273,6 +318,14 @@ def streaming() -> bool:
         f"({naive_times[1] / naive_times[0]:.0f}x for 10x the input: quadratic); "
         f"at 100 KB it is {naive_times[1] / streamed[0]:.0f}x slower than TextReader"
     )
+    RECORD.measure(
+        "streaming text -> native, 100 KB (TextReader.feed per chunk)",
+        streamed[0],
+        "s",
+        versus="a naive reader re-scanning the buffer with a regular expression per chunk",
+        other=naive_times[1],
+        headline=True,
+    )
     return ok
 
 
@@ -283,6 +336,7 @@ def main() -> int:
     )
     converting()
     ok = streaming()
+    RECORD.save()
     return 0 if ok else 1
 
 

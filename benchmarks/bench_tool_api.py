@@ -100,10 +100,28 @@ async def measure() -> list[tuple[str, float, float]]:
 
 
 def main() -> None:
+    from recorder import Recorder
+
+    record = Recorder(
+        "bench_tool_api",
+        "Tool API: validation and call",
+        "Per-call cost of a tool's validate_arguments + call (one argument needs coercion) "
+        "against calling the function directly; wall time, best of five rounds.",
+    )
     rows = asyncio.run(measure())
     print(f"{'what':<44} {'per call':>10} {'vs direct':>11}")
     for label, seconds, baseline in rows:
         print(f"{label:<44} {seconds * 1e6:>8.2f}us {seconds / baseline:>10.1f}x")
+        if seconds is not baseline:
+            record.measure(
+                label.strip(),
+                seconds,
+                "s",
+                versus="the direct call" if baseline == rows[0][1] else "the direct await",
+                other=baseline,
+                headline=label.startswith("@tool async"),
+            )
+    record.save()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 from gent_json import JSONToolChain  # noqa: E402
 from gent_xml.format import XMLFormat  # noqa: E402
 from gent_yaml import YAMLToolChain  # noqa: E402
+from recorder import Recorder  # noqa: E402
 
 from gent_core.context import ExecutionContext  # noqa: E402
 from gent_core.execution import execute_action  # noqa: E402
@@ -187,6 +188,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per fan-out case")
     parser.add_argument("--loops", type=int, default=2000, help="calls per overhead timing")
     args = parser.parse_args()
+    record = Recorder(
+        "bench_tools",
+        "Tools: concurrency and overhead per call",
+        f"{FANOUT} tools that each sleep {SLEEP * 1000:.0f} ms called in one action against one "
+        "such call (wall time, median), and the cost of one call to a trivial tool through a "
+        "whole action (parse, validate, dispatch, format, observation) against calling the "
+        "function directly (best of three loops). No peer framework is named here: the "
+        "baselines are one call and a direct call.",
+    )
 
     print(f"1. {FANOUT} tools sleeping {SLEEP * 1000:.0f} ms in one action (median of {args.runs})")
     print(f"   {'tools':<22} {'1 call':>9} {f'{FANOUT} calls':>9} {'ratio':>7}  target <= 1.30")
@@ -194,6 +204,20 @@ def main() -> None:
         verdict = "ok" if ten / one <= 1.3 else "TOO SLOW"
         ratio = ten / one
         print(f"   {label:<22} {one * 1e3:>7.1f}ms {ten * 1e3:>7.1f}ms {ratio:>6.2f}x  {verdict}")
+        record.measure(
+            f"{FANOUT} calls in one action, {label}",
+            ten,
+            "s",
+            versus="one call",
+            other=one,
+            words=f"{ratio:.2f}x the time of one call",
+            headline=label.startswith("sync"),
+        )
+        record.target(
+            f"{FANOUT} concurrent calls take at most 1.3x one call ({label})",
+            f"{ratio:.2f}x",
+            "met" if ratio <= 1.3 else "missed",
+        )
 
     print(f"\n2. Overhead per call of a trivial tool (best of 3 x {args.loops} calls)")
     rows = overhead_rows(args.loops)
@@ -201,6 +225,11 @@ def main() -> None:
     print(f"   {'what':<40} {'per call':>10} {'vs direct':>10}")
     for label, seconds in rows:
         print(f"   {label:<40} {seconds * 1e6:>8.2f}us {seconds / direct:>9.0f}x")
+        if seconds is not direct:
+            record.measure(
+                f"trivial tool call: {label}", seconds, "s", versus="direct call", other=direct
+            )
+    record.save()
 
 
 if __name__ == "__main__":

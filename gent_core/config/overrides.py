@@ -254,18 +254,17 @@ def apply_overrides(
         else:
             applied.append(change)
     config: AgentConfig | None = None
-    if not problems:
-        try:
-            config = AgentConfig.model_validate(data, context={"base_dir": loaded.base_dir})
-        except ValidationError as error:
-            found = problems_from_validation_error(
-                error, AgentConfig.model_json_schema(), is_secret=loaded.is_secret
+    try:  # also when some key could not be set: every problem is reported at once
+        config = AgentConfig.model_validate(data, context={"base_dir": loaded.base_dir})
+    except ValidationError as error:
+        found = problems_from_validation_error(
+            error, AgentConfig.model_json_schema(), is_secret=loaded.is_secret
+        )
+        for path, message in found:
+            by = _origin_for(path, applied, origin)
+            problems.append(
+                ConfigProblem(f"{message} (set by {by})", Location(key=format_key(path)))
             )
-            for path, message in found:
-                by = _origin_for(path, applied, origin)
-                problems.append(
-                    ConfigProblem(f"{message} (set by {by})", Location(key=format_key(path)))
-                )
     if problems or config is None:
         raise ConfigError(problems=list(dict.fromkeys(problems)))
     origins = dict(loaded.origins)

@@ -11,6 +11,7 @@ Objects hold their required properties, arrays one item (or ``minItems``).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
@@ -94,6 +95,38 @@ def _declared(schema: Mapping[str, Any]) -> tuple[bool, Any]:
     return False, None
 
 
+def _bound(schema: Mapping[str, Any], inclusive: str, exclusive: str) -> tuple[float, bool] | None:
+    """The tighter of an inclusive and an exclusive bound: ``(bound, is_exclusive)``."""
+    found = [
+        (float(schema[key]), key == exclusive)
+        for key in (inclusive, exclusive)
+        if isinstance(schema.get(key), int | float) and not isinstance(schema.get(key), bool)
+    ]
+    if not found:
+        return None
+    tighter = max if inclusive == "minimum" else min
+    return tighter(found, key=lambda bound: bound[0])
+
+
+def _bounded_number(schema: Mapping[str, Any], integer: bool) -> int | float:
+    """3 (an integer) or 2.5 (a number), moved inside the schema's bounds when it has any."""
+    low = _bound(schema, "minimum", "exclusiveMinimum")
+    high = _bound(schema, "maximum", "exclusiveMaximum")
+    step = 1 if integer else 0.5
+    value: float = 3 if integer else 2.5
+    if low is not None and high is not None and not integer:
+        value = (low[0] + high[0]) / 2
+    else:
+        if low is not None and (value < low[0] or (low[1] and value <= low[0])):
+            value = low[0] + step if low[1] else low[0]
+        if high is not None and (value > high[0] or (high[1] and value >= high[0])):
+            value = high[0] - step if high[1] else high[0]
+    if integer:
+        whole = math.ceil(value) if low is not None else math.floor(value)
+        return int(whole)
+    return value
+
+
 def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", depth: int = 0) -> Any:
     """Return a concrete value valid for ``schema`` (see the module documentation).
 
@@ -125,10 +158,8 @@ def example_value(schema: Any, root: Mapping[str, Any], name: str = "value", dep
         items = schema.get("items", {})
         count = max(1, int(schema.get("minItems", 1)))
         return [example_value(items, root, name, depth + 1) for _ in range(min(count, 3))]
-    if kind == "integer":
-        return max(int(schema.get("minimum", 3)), 3) if "minimum" in schema else 3
-    if kind == "number":
-        return 2.5
+    if kind in ("integer", "number"):
+        return _bounded_number(schema, kind == "integer")
     if kind == "boolean":
         return True
     if kind == "null":

@@ -15,11 +15,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
 from gent_core.config.loading import LoadedConfig
 from gent_core.config.models import ComponentSpec, ToolsetSpec
 from gent_core.config.options import check_options
+from gent_core.config.overrides import key_path
 from gent_core.config.yamldoc import KeyPath
 from gent_core.errors import (
     AmbiguousComponentError,
@@ -30,6 +32,7 @@ from gent_core.errors import (
     Location,
 )
 from gent_core.formats import TextFormat
+from gent_core.importing import import_search_path
 from gent_core.model import Model
 from gent_core.plugins.registry import ComponentEntry, ComponentKind, Registry
 from gent_core.termination import Termination
@@ -184,6 +187,10 @@ class _Builder:
         else:
             try:
                 component = cast(Callable[..., Any], factory)(**plan.kwargs, **(extra or {}))
+            except ConfigError as error:
+                if not self.option_problems(plan, label, error):
+                    self.problem(f"{label} could not be created: {error}", where, plan.entry.plugin)
+                return None
             except Exception as error:  # noqa: BLE001 - any failure is reported, named
                 reason = self.loaded.redact(str(error))
                 if not isinstance(error, GentError) or not reason:
@@ -206,6 +213,21 @@ class _Builder:
             )
             return None
         return component
+
+    def option_problems(self, plan: _Plan, label: str, error: ConfigError) -> bool:
+        """Report a factory's :class:`ConfigError` whose problems name options by key
+        (``schema.properties.age.type``) at those options' lines; ``False`` when they do not.
+        """
+        if not all(problem.location.key for problem in error.problems):
+            return False
+        for problem in error.problems:
+            option = key_path(problem.location.key or "")
+            self.problem(
+                f"{label}: {problem.message}",
+                self.option_path(plan.path, option),
+                plan.entry.plugin,
+            )
+        return True
 
     def checked_middleware(
         self, component: object, label: str, where: KeyPath, plugin: str
@@ -250,6 +272,13 @@ def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
             the qualified choices), an invalid option (saying what is accepted), two tools
             with the same name, a factory that raised (naming the component).
     """
+    # An import path in an option ("answers:Verdict") may name a module next to the config
+    # file, or in the current directory (gent_core.importing).
+    with import_search_path(loaded.base_dir, Path.cwd()):
+        return _build(loaded, registry)
+
+
+def _build(loaded: LoadedConfig, registry: Registry) -> Components:
     config = loaded.config
     builder = _Builder(loaded, registry)
     singles: list[tuple[ComponentKind, KeyPath, ComponentSpec]] = [

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["clean_schema", "iter_subschemas"]
+__all__ = ["clean_schema", "iter_subschema_items", "iter_subschemas"]
 
 _DEFS_PREFIX = "#/$defs/"
 
@@ -39,20 +39,31 @@ _SCHEMA_VALUES = (
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
-def iter_subschemas(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Yield the schemas directly inside ``schema`` (one level down)."""
+def iter_subschema_items(
+    schema: dict[str, Any],
+) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Yield ``(key path, schema)`` for the schemas directly inside ``schema`` (one level
+    down): ``(("properties", "age"), {...})``, ``(("items",), {...})``, ``(("anyOf", 0), {...})``.
+    """
     for key in _SCHEMA_MAPS:
         value = schema.get(key)
         if isinstance(value, dict):
-            yield from (item for item in value.values() if isinstance(item, dict))
+            yield from (
+                ((key, name), item) for name, item in value.items() if isinstance(item, dict)
+            )
     for key in _SCHEMA_VALUES:
         value = schema.get(key)
         if isinstance(value, dict):
-            yield value
+            yield (key,), value
     for key in _SCHEMA_LISTS:
         value = schema.get(key)
         if isinstance(value, list):
-            yield from (item for item in value if isinstance(item, dict))
+            yield from (((key, i), item) for i, item in enumerate(value) if isinstance(item, dict))
+
+
+def iter_subschemas(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Yield the schemas directly inside ``schema`` (one level down)."""
+    return (item for _, item in iter_subschema_items(schema))
 
 
 def _refs(schema: dict[str, Any]) -> Iterator[str]:

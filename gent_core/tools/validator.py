@@ -43,9 +43,9 @@ from gent_core.tools.arguments import (
     unknown_problem,
 )
 from gent_core.tools.coercion import coerce_json_type, is_number, json_equal
-from gent_core.tools.schema import iter_subschemas
+from gent_core.tools.schema import iter_subschema_items
 
-__all__ = ["SchemaValidator"]
+__all__ = ["SchemaDefinitionError", "SchemaValidator"]
 
 _MAX_DEPTH = 64
 _MAX_REF_HOPS = 32
@@ -59,6 +59,19 @@ _NUMBER_BOUNDS: tuple[tuple[str, str, Callable[[float, float], bool]], ...] = (
     ("exclusiveMaximum", "<", operator.lt),
 )
 _NUMBER_KEYWORDS = frozenset({keyword for keyword, _, _ in _NUMBER_BOUNDS} | {"multipleOf"})
+
+
+class SchemaDefinitionError(ValueError):
+    """A schema :class:`SchemaValidator` cannot use; ``path`` is where inside it.
+
+    Attributes:
+        path: The key path of the bad schema node (``("properties", "age")``; ``()`` for
+            the root).
+    """
+
+    def __init__(self, message: str, path: tuple[str | int, ...]) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def _check_type(
@@ -112,35 +125,47 @@ class SchemaValidator:
 
     # ------------------------------------------------------------------ schema checks
 
-    def _nodes(self) -> Iterator[dict[str, Any]]:
-        stack = [self.schema]
+    def _nodes(self) -> Iterator[tuple[Path, dict[str, Any]]]:
+        stack: list[tuple[Path, dict[str, Any]]] = [((), self.schema)]
         while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(iter_subschemas(node))
+            path, node = stack.pop()
+            yield path, node
+            stack.extend(((*path, *keys), sub) for keys, sub in iter_subschema_items(node))
 
     def _check_schema(self) -> None:
-        for node in self._nodes():
-            kinds = node.get("type", [])
-            for kind in [kinds] if isinstance(kinds, str) else kinds:
-                if kind not in TYPE_WORDS:
-                    raise ValueError(f"unknown JSON Schema type {kind!r} in {node!r}")
-            ref = node.get("$ref")
-            if ref is not None:
-                self._resolve(ref)
-            required = node.get("required", [])
-            if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
-                raise ValueError(f"'required' must be a list of names, got {required!r}")
-            if not isinstance(node.get("properties", {}), dict):
-                raise ValueError(f"'properties' must be an object, got {node['properties']!r}")
-            if not isinstance(node.get("enum", []), list):
-                raise ValueError(f"'enum' must be a list, got {node['enum']!r}")
-            pattern = node.get("pattern")
-            if pattern is not None:
-                try:
-                    self._patterns[pattern] = re.compile(pattern)
-                except (re.error, TypeError) as error:
-                    raise ValueError(f"invalid 'pattern' {pattern!r}: {error}") from error
+        for path, node in self._nodes():
+            try:
+                self._check_node(node)
+            except ValueError as error:
+                raise SchemaDefinitionError(str(error), path) from None
+
+    def _check_node(self, node: dict[str, Any]) -> None:
+        """Check one schema node (``ValueError`` saying what is wrong and what is accepted)."""
+        kinds = node.get("type", [])
+        for kind in (
+            [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else [kinds]
+        ):
+            if not isinstance(kind, str) or kind not in TYPE_WORDS:
+                raise ValueError(
+                    f"unknown JSON Schema type {kind!r} in {node!r}; accepted: "
+                    + ", ".join(TYPE_WORDS)
+                )
+        ref = node.get("$ref")
+        if ref is not None:
+            self._resolve(ref)
+        required = node.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+            raise ValueError(f"'required' must be a list of names, got {required!r}")
+        if not isinstance(node.get("properties", {}), dict):
+            raise ValueError(f"'properties' must be an object, got {node['properties']!r}")
+        if not isinstance(node.get("enum", []), list):
+            raise ValueError(f"'enum' must be a list, got {node['enum']!r}")
+        pattern = node.get("pattern")
+        if pattern is not None:
+            try:
+                self._patterns[pattern] = re.compile(pattern)
+            except (re.error, TypeError) as error:
+                raise ValueError(f"invalid 'pattern' {pattern!r}: {error}") from error
 
     def _resolve(self, ref: Any) -> dict[str, Any]:
         if not is_local_ref(ref):

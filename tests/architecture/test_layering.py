@@ -17,6 +17,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "foundation: values, errors and toolkits that know no contract",
         (
             "gent_core.errors",
+            "gent_core.importing",
             "gent_core.lazy",
             "gent_core.messages",
             "gent_core.openai_messages",

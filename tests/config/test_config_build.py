@@ -224,9 +224,10 @@ def test_gent_error_from_a_constructor_keeps_its_own_words(fakes: SimpleNamespac
         "termination: {name: json, schema: 'no.such.module:X'}\n"
     )
     error = build_error(fakes, text)
-    assert str(error) == (
-        "agent.yaml, line 4, key 'termination.name', plugin 'core': termination 'json' could "
-        "not be created: cannot import 'no.such.module:X': No module named 'no'"
+    assert str(error).startswith(
+        "agent.yaml, line 4, key 'termination.schema', plugin 'core': termination 'json': "
+        "cannot import 'no.such.module:X': No module named 'no' (looked in the installed "
+        "packages and PYTHONPATH, then "
     )
 
 

@@ -12,9 +12,11 @@ from typing import Any
 
 from gent_json import JSONToolChain
 from gent_markdown import MarkdownFormat
+from gent_natural.chain import NaturalToolChain
+from gent_pythonic import PythonicToolChain
 from gent_xml.format import XMLFormat
 from gent_yaml import YAMLToolChain
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -26,6 +28,7 @@ from gent_core.serialize import write_json
 from gent_core.terminations.typed import JSONTermination
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult, tool
+from tests.properties.profiles import examples
 from tests.strict_json import strict_loads
 
 
@@ -89,7 +92,7 @@ SECTIONS = st.sampled_from(
 
 
 @st.composite
-def calls(draw: st.DrawFn, yaml: bool = False) -> str:
+def calls(draw: st.DrawFn, chain: str = "json") -> str:
     """A call in the chain's language (mostly) with a hostile argument, possibly cut off."""
     value = draw(HOSTILE_VALUES)
     tool_name, key = draw(
@@ -102,11 +105,20 @@ def calls(draw: st.DrawFn, yaml: bool = False) -> str:
         f'[{{"tool": "{tool_name}", "args": {{"{key}": {value}}}}}]',
         f'{{"name": "{tool_name}", "arguments": "{{\\"{key}\\": {value}}}"}}',
     ]
-    yaml_forms = [
-        f"tool: {tool_name}\nargs:\n  {key}: {value}\n",
-        f"- tool: {tool_name}\n  args: {{{key}: {value}}}\n",
-    ]
-    native, other = (yaml_forms, json_forms) if yaml else (json_forms, yaml_forms)
+    forms = {
+        "json": json_forms,
+        "yaml": [
+            f"tool: {tool_name}\nargs:\n  {key}: {value}\n",
+            f"- tool: {tool_name}\n  args: {{{key}: {value}}}\n",
+        ],
+        "natural": [
+            f'<tool_call name="{tool_name}">{{"{key}": {value}}}</tool_call>',
+            f'<tool_call>{{"name": "{tool_name}", "arguments": {{"{key}": {value}}}}}</tool_call>',
+        ],
+        "pythonic": [f"{tool_name}({key}={value})", f"[{tool_name}({value})]"],
+    }
+    native = forms[chain]
+    other = [form for name, group in forms.items() if name != chain for form in group]
     text = draw(st.sampled_from(native * 3 + other))
     if draw(st.integers(min_value=0, max_value=3)) == 0:  # cut off, a quarter of the time
         text = text[: draw(st.integers(min_value=0, max_value=len(text)))]
@@ -120,14 +132,16 @@ def section(markdown: bool, name: str, body: str, closed: bool = True) -> str:
 
 
 @st.composite
-def outputs(draw: st.DrawFn, markdown: bool, yaml: bool) -> str:
+def outputs(draw: st.DrawFn, markdown: bool, chain: str) -> str:
     """One model output in the agent's format (half of them well formed around a hostile
     call or answer), or a mix of both formats, calls and hostile text in any order."""
     if draw(st.booleans()):
         thinking = section(markdown, "thinking", draw(st.text(max_size=30)))
         kind = draw(st.sampled_from(["action", "action", "answer"]))
         body = (
-            draw(calls(yaml)) if kind == "action" else draw(st.one_of(HOSTILE_VALUES, calls(yaml)))
+            draw(calls(chain))
+            if kind == "action"
+            else draw(st.one_of(HOSTILE_VALUES, calls(chain)))
         )
         if kind == "answer" and draw(st.booleans()):
             body = '{"value": ' + body + "}"  # a typed answer
@@ -136,7 +150,7 @@ def outputs(draw: st.DrawFn, markdown: bool, yaml: bool) -> str:
     for _ in range(draw(st.integers(min_value=1, max_value=4))):
         kind = draw(st.sampled_from(["xml", "markdown", "call", "text", "fence"]))
         name = draw(SECTIONS)
-        body = draw(st.one_of(calls(yaml), HOSTILE_VALUES, st.text(max_size=40)))
+        body = draw(st.one_of(calls(chain), HOSTILE_VALUES, st.text(max_size=40)))
         if kind in ("xml", "markdown"):
             pieces.append(section(kind == "markdown", name, body, closed=draw(st.booleans())))
         elif kind == "fence":
@@ -151,28 +165,31 @@ def outputs(draw: st.DrawFn, markdown: bool, yaml: bool) -> str:
 SETUPS = [
     (format_type, chain_type, typed)
     for format_type in (XMLFormat, MarkdownFormat)
-    for chain_type in (JSONToolChain, YAMLToolChain)
+    for chain_type in (JSONToolChain, YAMLToolChain, NaturalToolChain, PythonicToolChain)
     for typed in (False, True)
 ]
+
+CHAIN_NAMES: dict[Any, str] = {
+    JSONToolChain: "json",
+    YAMLToolChain: "yaml",
+    NaturalToolChain: "natural",
+    PythonicToolChain: "pythonic",
+}
 
 OUR_STYLE = re.compile(r"\x1b\[[0-9;]*m")
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
-@settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@examples(100)  # GENT_PROPERTIES=thorough: 1,000
 @given(data=st.data(), setup=st.sampled_from(SETUPS), chunk=st.sampled_from([0, 1, 3, 17]))
 def test_hostile_model_outputs_never_escape_a_run(
     tmp_path: Path, data: st.DataObject, setup: tuple[Any, Any, bool], chunk: int
 ) -> None:
-    markdown, yaml = setup[0] is MarkdownFormat, setup[1] is YAMLToolChain
+    markdown, chain = setup[0] is MarkdownFormat, CHAIN_NAMES[setup[1]]
     scripted = data.draw(
         st.lists(
             st.tuples(
-                outputs(markdown, yaml), st.sampled_from(["stop", "stop", "length", "end_turn"])
+                outputs(markdown, chain), st.sampled_from(["stop", "stop", "length", "end_turn"])
             ),
             min_size=1,
             max_size=4,

@@ -28,5 +28,11 @@ PROFILE = os.environ.get("GENT_PROPERTIES", "ci")
 PROPERTIES = settings.get_profile(f"gent-properties-{PROFILE}")
 """Settings for every property test."""
 
-FEWER = settings(PROPERTIES, max_examples=max(5, PROPERTIES.max_examples // 4))
+
+def examples(ci: int) -> settings:
+    """The property settings with ``ci`` examples, or 10x as many in the thorough profile."""
+    return settings(PROPERTIES, max_examples=ci if PROFILE == "ci" else 10 * ci)
+
+
+FEWER = examples(10)
 """For properties whose examples are expensive (every cut of an output, whole agent runs)."""

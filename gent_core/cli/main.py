@@ -179,6 +179,24 @@ def _settle_output_options(args: argparse.Namespace) -> None:
     )
 
 
+def _parse(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> argparse.Namespace:
+    """Parse ``arguments``; words after options go to a command's list of positional words
+    when the command says so (``gent run CONFIG -m openai TASK``), which argparse alone
+    refuses.
+
+    A command module names that list in ``INTERMIXED_POSITIONALS`` (the ``dest``).
+    """
+    args, extra = parser.parse_known_args(arguments)
+    if not extra:
+        return args
+    module = sys.modules.get(getattr(args, "_module", ""), None)
+    dest = getattr(module, "INTERMIXED_POSITIONALS", None) if module is not None else None
+    if dest is None or any(word.startswith("-") for word in extra):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    setattr(args, dest, [*getattr(args, dest), *extra])
+    return args
+
+
 def _guess_verbosity(arguments: Sequence[str]) -> int:
     """The verbosity the arguments ask for, read before parsing them (so the warnings of
     building the parser, such as a plugin command that fails to import, follow it too).
@@ -209,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ``gent --version`` needs no plugin.
         with_plugins = arguments[:1] != ["--version"]
         parser = build_parser(with_plugins=with_plugins)
-        args = parser.parse_args(arguments)
+        args = _parse(parser, arguments)
         _settle_output_options(args)
         log_handler.set_verbosity(args.verbosity)
         if args.command is None:

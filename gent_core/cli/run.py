@@ -31,9 +31,12 @@ if TYPE_CHECKING:
     from gent_core.agent import RunResult
     from gent_core.toolchain import ToolCall
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "run"]
 
 COMMAND = "gent run"
+
+INTERMIXED_POSITIONALS = "arguments"
+"""CONFIG and TASK may stand on either side of options (``gent run agent.yaml -m x TASK``)."""
 
 _DESCRIPTION = f"""\
 Run an agent on TASK and show it work: its thinking and text as they stream, each tool call

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
-__all__ = ["write_plugin_project"]
+__all__ = ["build_wheel", "write_plugin_project"]
 
 _PYPROJECT = """\
 [build-system]
@@ -57,3 +59,25 @@ def write_plugin_project(
     )
     (package / "__init__.py").write_text(textwrap.dedent(source))
     return project
+
+
+def build_wheel(project: Path, into: Path, *, timeout: float = 900) -> Path:
+    """Build the wheel of the project at ``project`` (without its dependencies) into
+    ``into`` with ``pip wheel``, and return the wheel's path.
+
+    Raises:
+        RuntimeError: When pip fails (its error output is in the message).
+    """
+    into.mkdir(parents=True, exist_ok=True)
+    before = set(into.glob("*.whl"))
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(into), str(project)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    new = set(into.glob("*.whl")) - before
+    if built.returncode != 0 or len(new) != 1:
+        raise RuntimeError(f"pip wheel {project} failed: {built.stderr.strip()}")
+    return new.pop()

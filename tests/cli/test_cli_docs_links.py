@@ -1,0 +1,75 @@
+"""Every error the command line reports points to a docs page, and every such page exists."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from gent_core.cli.errors import DOCS_PAGES, UsageError, docs_hint, docs_page
+from gent_core.errors import (
+    AmbiguousComponentError,
+    ConfigError,
+    GentError,
+    InvalidToolArgumentsError,
+    ModelError,
+    ParseError,
+    PluginLoadError,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs (Python-Markdown's toc) gives a heading."""
+    text = re.sub(r"`|\*|_(?=\w)|\[|\]\([^)]*\)", "", heading)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(page: Path) -> set[str]:
+    found = set()
+    fenced = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            found.add(slug(line.lstrip("#").strip()))
+    return found
+
+
+@pytest.mark.parametrize("error_type", list(DOCS_PAGES), ids=lambda kind: kind.__name__)
+def test_every_page_it_points_to_exists(error_type: type[BaseException]) -> None:
+    page, _, anchor = DOCS_PAGES[error_type].partition("#")
+    path = DOCS / page
+    assert path.is_file(), f"{error_type.__name__} points to docs/{page}, which does not exist"
+    if anchor:
+        assert anchor in anchors(path), f"docs/{page} has no section #{anchor}"
+
+
+def test_the_most_specific_type_wins() -> None:
+    assert docs_page(ConfigError("x")) == "configuration.md"
+    assert docs_page(UsageError("x")) == "command-line.md"
+    assert docs_page(AmbiguousComponentError("format", "xml", ["a", "b"])) == (
+        "configuration.md#components-and-their-options"
+    )
+    assert docs_page(PluginLoadError("p", None, "boom", cause=None)) == (
+        "command-line.md#broken-plugins"
+    )
+    assert docs_page(ModelError("x")) == "models.md"
+    assert docs_page(InvalidToolArgumentsError("x")) == "tools.md"
+    assert docs_page(ParseError("x")) == "reference/errors.md"  # via GentError
+    assert docs_page(GentError) == "reference/errors.md"
+    assert docs_page(ValueError("not gent's")) is None
+    assert docs_hint(ConfigError("x")) == "see docs/configuration.md"
+
+
+def test_the_slug_matches_mkdocs() -> None:
+    assert slug("Components and their options") == "components-and-their-options"
+    assert slug("Use a local model (`llamacpp`)") == "use-a-local-model-llamacpp"
+    assert slug("What the model reads: `gent describe --prompt`") == (
+        "what-the-model-reads-gent-describe-prompt"
+    )

@@ -70,6 +70,10 @@ def llama_server(n_ctx: int = 8192, threads: int | None = None) -> Iterator[str]
         str(threads),
         "--interrupt_requests",
         "False",
+        # The model file carries no chat template, and llama-cpp-python would fall back to
+        # Llama 2's ([INST] <<SYS>>): chat clients (smolagents) get Gemma's own format.
+        "--chat_format",
+        "gemma",
     ]
     # A SIGTERM (timeout, kill) unwinds like an exception, so the server is always stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))

@@ -30,7 +30,6 @@ SHIPPED = {"xml", "markdown", "json", "yaml"}
 ALLOWED = {
     ("grammar/json_schema.py", "json"): "the converter's JSON flavour",
     ("grammar/json_schema.py", "yaml"): "the converter's YAML-flow flavour",
-    ("terminations/typed.py", "json"): "pydantic's model_dump(mode='json')",
 }
 
 

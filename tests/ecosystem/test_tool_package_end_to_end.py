@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
 import pytest
+
+from gent_core.testing.distributions import build_wheel
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = ["gent-xml", "gent-json", "gent-markdown", "gent-yaml", "gent-tools-basic"]
@@ -41,15 +42,6 @@ def _run(command: list[str | Path], cwd: Path | None = None) -> subprocess.Compl
         timeout=900,
         cwd=cwd,
     )
-
-
-def _wheel(source: Path, into: Path) -> Path:
-    """Build the wheel of the project at ``source`` (no dependencies) into ``into``."""
-    before = set(into.glob("*.whl"))
-    built = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", into, source])
-    assert built.returncode == 0, built.stderr
-    [wheel] = set(into.glob("*.whl")) - before
-    return wheel
 
 
 class Installed:
@@ -77,20 +69,20 @@ class Installed:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     setup = Installed(tmp_path_factory.mktemp("tool-package"))
     venv.EnvBuilder(with_pip=True).create(setup.environment)
-    wheels = [_wheel(REPO, setup.wheels)]
-    wheels += [_wheel(REPO / "plugins" / name, setup.wheels) for name in SHIPPED]
+    wheels = [build_wheel(REPO, setup.wheels)]
+    wheels += [build_wheel(REPO / "plugins" / name, setup.wheels) for name in SHIPPED]
     result = setup.python("-m", "pip", "install", "-q", *wheels, "pytest>=8")
     assert result.returncode == 0, result.stderr
     (setup.root / "work").mkdir()
     made = setup.gent("new-plugin", "acme-words", "--kind", "tool", "--dir", setup.root / "work")
     assert made.returncode == 0, made.stderr
-    package_wheel = _wheel(setup.package, setup.wheels)
+    package_wheel = build_wheel(setup.package, setup.wheels)
     result = setup.python("-m", "pip", "install", "-q", package_wheel)
     assert result.returncode == 0, result.stderr
     return setup
 
 
-def test_nothing_is_installed_editable_and_the_template_came_from_the_wheel(
+def test_nothing_is_installed_editable_and_the_template_came_from_thebuild_wheel(
     installed: Installed,
 ) -> None:
     listed = installed.python("-m", "pip", "list", "--format", "json", "--editable")

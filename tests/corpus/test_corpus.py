@@ -40,6 +40,7 @@ KINDS = {
     "mixed-case",
     "stop-leftovers",
     "no-sections",
+    "well-formed",
 }
 CASES = sorted(CORPUS.glob("*-*/*.txt"))
 

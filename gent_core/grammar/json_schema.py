@@ -90,6 +90,12 @@ class JSONSchemaConverter:
         line_breaks: Whether white space between tokens may break lines (JSON flavour);
             ``False`` keeps every value on one line, for line-based call syntaxes.
 
+    Extending: every scalar is written through a public method — :meth:`string`,
+    :meth:`number`, :meth:`integer`, :meth:`boolean`, :meth:`null`, :meth:`constant` (enum
+    and const values) and :meth:`any_value` — so a subclass that overrides them writes
+    another literal syntax with the same structure rules (``gent-pythonic`` writes Python's
+    ``True``/``False``/``None`` this way). These methods are part of the toolkit's contract.
+
     Raises:
         StringGrammarError: When strings cannot be kept free of a text in ``avoid``.
     """

@@ -13,7 +13,8 @@ Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outp
 
 The conformance kit (:mod:`gent_core.testing.conformance`): :class:`FormatConformance`,
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
-plugin's tests subclass to check its component against the contract (they need
+plugin's tests subclass to check its component against the contract, and
+:func:`assert_linear` / :func:`best_cpu_times` for CPU-time checks of linear work (they need
 ``hypothesis``, loaded on first use).
 """
 
@@ -31,6 +32,8 @@ _EXPORTS: dict[str, str] = {
     "FormatConformance": "gent_core.testing.conformance",
     "KIT_TOOLS": "gent_core.testing.conformance",
     "TerminationConformance": "gent_core.testing.conformance",
+    "assert_linear": "gent_core.testing.conformance",
+    "best_cpu_times": "gent_core.testing.conformance",
 }
 
 if TYPE_CHECKING:
@@ -39,6 +42,8 @@ if TYPE_CHECKING:
         ChainConformance,
         FormatConformance,
         TerminationConformance,
+        assert_linear,
+        best_cpu_times,
     )
 
 __all__ = [
@@ -48,6 +53,8 @@ __all__ = [
     "PluginSandbox",
     "ScriptedModel",
     "TerminationConformance",
+    "assert_linear",
+    "best_cpu_times",
     "run_tool",
     "run_tool_sync",
     "stream_parse",

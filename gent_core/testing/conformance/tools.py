@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from gent_core.tools.base import Tool
+from gent_core.tools.basetool import BaseTool
 from gent_core.tools.function import tool
 
 __all__ = ["KIT_TOOLS"]
@@ -63,5 +65,43 @@ def clock() -> str:
     return "09:30"
 
 
-KIT_TOOLS: tuple[Tool, ...] = (calculator, search, write_file, plot, current_time, clock)
+@tool
+def annotate(text: str, labels: dict[str, Any]) -> str:
+    """Attach free-form labels (any keys, any values) to a text."""
+    return f"{text} {sorted(labels)}"
+
+
+class FetchPage(BaseTool):
+    """A tool whose name and argument names are not identifiers (``fetch-page``,
+    ``max-bytes``), as MCP servers and hand-written schemas have them.
+    """
+
+    name = "fetch-page"
+    description = "Fetch a web page."
+    parameters = {  # noqa: RUF012 - the tool's schema, read only
+        "type": "object",
+        "properties": {
+            "url": {"type": "string", "description": "the page's address"},
+            "max-bytes": {"type": "integer", "description": "most bytes to read"},
+        },
+        "required": ["url"],
+        "additionalProperties": False,
+    }
+
+    async def run(self, working_directory: Path, **arguments: Any) -> str:
+        """Return what would be fetched."""
+        del working_directory
+        return f"fetched {arguments.get('url')}"
+
+
+KIT_TOOLS: tuple[Tool, ...] = (
+    calculator,
+    search,
+    write_file,
+    plot,
+    current_time,
+    clock,
+    annotate,
+    FetchPage(),
+)
 """The tools :class:`~gent_core.testing.ChainConformance` gives the chain by default."""

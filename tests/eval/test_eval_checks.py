@@ -200,7 +200,7 @@ def test_python_check_verdicts() -> None:
 
 
 def test_python_check_resolve_errors() -> None:
-    with pytest.raises(ValueError, match="cannot import 'no_such_module_xyz'"):
+    with pytest.raises(ValueError, match="cannot import 'no_such_module_xyz:f'"):
         PythonCheck(function="no_such_module_xyz:f").resolve()
     with pytest.raises(ValueError, match="has no attribute 'nope'"):
         PythonCheck(function=f"{__name__}:nope").resolve()

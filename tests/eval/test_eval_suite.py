@@ -117,8 +117,9 @@ tasks:
         "s.yaml, line 8, key 'tasks.0.checks.3.number.value': expected a number, got 'four'",
         "s.yaml, line 9, key 'tasks.0.checks.4': a check is a mapping with one key naming its "
         "kind (e.g. '- number: 12'); its keys are: 'number', 'extra'",
-        "s.yaml, line 11, key 'tasks.0.checks.5.python': cannot import 'no_such_module_abc': "
-        "ModuleNotFoundError: No module named 'no_such_module_abc'",
+        "s.yaml, line 11, key 'tasks.0.checks.5.python': cannot import "
+        "'no_such_module_abc:fn': No module named 'no_such_module_abc' (looked in the "
+        f"installed packages and PYTHONPATH, then {Path.cwd().resolve()})",
         "s.yaml, line 13, key 'tasks.1.text': expected a non-empty string, got ''",
         "s.yaml, line 14, key 'tasks.1.max_steps': expected an integer >= 1 or null, got 0",
         "s.yaml, line 15, key 'tasks.1.files.../x': expected a relative path inside the "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -48,6 +49,9 @@ INSTRUMENTED = (
 )
 """Packages whose code atheris instruments for coverage feedback."""
 
+KEEP = 24
+"""How many fuzzed inputs ``--minimize`` adds to a target's seed corpus."""
+
 _RUNS = re.compile(r"Done (\d+) runs in (\d+) second")
 _EXECS = re.compile(r"stat::number_of_executed_units: (\d+)")
 
@@ -60,10 +64,20 @@ def _seed_files(name: str) -> list[Path]:
     return sorted(path for path in (SEEDS / name).glob("*") if path.is_file())
 
 
-def fuzz_in_this_process(name: str, seconds: int, *, merge_into: Path | None = None) -> None:
-    """Fuzz one target until ``seconds`` have passed, or with ``merge_into`` merge its seeds
-    and findings into that folder (libFuzzer's ``-merge=1``); atheris exits the process.
+def child_command(name: str) -> Path:
+    """An executable that runs ``name``'s fuzzing child with the libFuzzer arguments it is
+    given: libFuzzer starts it again for the inner processes of ``-merge=1``.
     """
+    work = WORK / name
+    work.mkdir(parents=True, exist_ok=True)
+    script = work / "child.sh"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{__file__}" {name} --child "$@"\n')
+    script.chmod(0o755)
+    return script
+
+
+def fuzz_in_this_process(name: str, libfuzzer_args: list[str]) -> None:
+    """Run atheris on one target with ``libfuzzer_args`` (atheris exits the process)."""
     try:
         import atheris  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
@@ -74,28 +88,11 @@ def fuzz_in_this_process(name: str, seconds: int, *, merge_into: Path | None = N
         module = _target(name)
         for seed in _seed_files(name):
             module.test_one_input(seed.read_bytes())
+    logging.disable(logging.CRITICAL)  # readers log what they skip: noise at this rate
     work = WORK / name
     (work / "corpus").mkdir(parents=True, exist_ok=True)
     options = ["-timeout=20", "-rss_limit_mb=3072", "-max_len=8192", f"-artifact_prefix={work}/"]
-    if merge_into is not None:
-        argv = [
-            sys.argv[0],
-            *options,
-            "-merge=1",
-            str(merge_into),
-            str(SEEDS / name),
-            str(work / "corpus"),
-        ]
-    else:
-        argv = [
-            sys.argv[0],
-            *options,
-            f"-max_total_time={seconds}",
-            "-print_final_stats=1",
-            str(work / "corpus"),
-            str(SEEDS / name),
-        ]
-    atheris.Setup(argv, module.test_one_input)
+    atheris.Setup([str(child_command(name)), *options, *libfuzzer_args], module.test_one_input)
     atheris.Fuzz()
 
 
@@ -109,7 +106,13 @@ def run_target(name: str, seconds: int) -> dict[str, Any]:
     started = time.monotonic()
     with log.open("w") as stream:
         code = subprocess.call(
-            [sys.executable, __file__, name, "--time", str(seconds), "--child"],
+            [
+                str(child_command(name)),
+                f"-max_total_time={seconds}",
+                "-print_final_stats=1",
+                str(work / "corpus"),
+                str(SEEDS / name),
+            ],
             cwd=ROOT,
             stdout=stream,
             stderr=subprocess.STDOUT,
@@ -147,27 +150,40 @@ def replay(name: str, path: Path) -> None:
     print(f"{path}: the contract holds")
 
 
-def minimize(name: str) -> None:
-    """Replace the seed corpus by libFuzzer's merge of the seeds and what fuzzing found: the
-    fewest inputs that keep all their coverage.
+def minimize(name: str, keep: int = KEEP) -> None:
+    """Add to the seed corpus what fuzzing found that adds coverage: libFuzzer's merge of the
+    seeds and the findings (the fewest inputs that keep all their coverage), of which ``keep``
+    new ones, spread from the smallest to the largest, are kept (replacing the last choice),
+    so the replay in the test suite stays fast.
     """
     merged = WORK / name / "merged"
     merged.mkdir(parents=True, exist_ok=True)
     for path in merged.iterdir():
         path.unlink()
+    work = WORK / name / "corpus"
+    work.mkdir(parents=True, exist_ok=True)
     subprocess.check_call(
-        [sys.executable, __file__, name, "--child", "--merge-into", str(merged)], cwd=ROOT
+        [str(child_command(name)), "-merge=1", str(merged), str(SEEDS / name), str(work)],
+        cwd=ROOT,
     )
     seeds = SEEDS / name
-    for path in _seed_files(name):
+    for path in seeds.glob("fuzzed-*"):  # replaced by this merge's choice
         path.unlink()
-    for path in merged.iterdir():
-        (seeds / path.name).write_bytes(path.read_bytes())
-    print(f"{name}: {len(_seed_files(name))} seed inputs")
+    present = {path.read_bytes() for path in _seed_files(name)}
+    new = sorted(
+        (path for path in merged.iterdir() if path.read_bytes() not in present),
+        key=lambda path: (path.stat().st_size, path.name),
+    )
+    for path in new[:: max(1, len(new) // keep)][:keep]:  # small to large
+        (seeds / f"fuzzed-{path.name[:16]}").write_bytes(path.read_bytes())
+    print(f"{name}: {len(new)} inputs add coverage; kept {min(keep, len(new))}")
 
 
 def main() -> None:
     """The command line (see the module documentation)."""
+    if len(sys.argv) > 2 and sys.argv[2] == "--child":  # NAME --child LIBFUZZER_ARGS...
+        fuzz_in_this_process(sys.argv[1], sys.argv[3:])
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
@@ -180,8 +196,6 @@ def main() -> None:
     parser.add_argument(
         "--minimize", action="store_true", help="shrink the seed corpus (seeds + findings)"
     )
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--merge-into", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.list:
         print("\n".join(TARGETS))
@@ -189,9 +203,6 @@ def main() -> None:
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
         parser.error(f"unknown target(s) {', '.join(unknown)}; targets: {', '.join(TARGETS)}")
-    if args.child:
-        fuzz_in_this_process(args.targets[0], args.time, merge_into=args.merge_into)
-        return
     if args.minimize:
         for name in args.targets or TARGETS:
             minimize(name)

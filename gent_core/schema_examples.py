@@ -7,6 +7,9 @@ string, from its ``format`` (``date``, ``uri``...) or from an example its descri
 (``"an IANA time zone such as Europe/Paris"`` gives ``"Europe/Paris"``); else a small value
 of the right type (``"example query"`` for a string named ``query``, ``3``, ``2.5``...).
 Objects hold their required properties, arrays one item (or ``minItems``).
+
+Example *calls* (:func:`example_calls`) prefer what a tool declares itself: the arguments of
+its first :class:`~gent_core.tools.base.ToolExample`.
 """
 
 from __future__ import annotations
@@ -209,12 +212,26 @@ def example_arguments(parameters: Mapping[str, Any]) -> dict[str, Any]:
     return example_object(parameters, parameters)
 
 
+def _tool_arguments(tool: NamedSchema) -> dict[str, Any]:
+    """The arguments of the tool's first declared example (``tool.examples``), else example
+    arguments from its schema.
+    """
+    declared = getattr(tool, "examples", ())
+    if declared:
+        arguments = getattr(declared[0], "arguments", None)
+        if isinstance(arguments, Mapping):
+            return dict(arguments)
+    return example_arguments(tool.parameters or {})
+
+
 def example_calls(tools: Sequence[NamedSchema], count: int = 2) -> list[tuple[str, dict[str, Any]]]:
     """Return up to ``count`` example calls ``(tool name, arguments)`` of different tools.
 
-    Tools whose example has arguments come first (a call with arguments shows more of the
-    syntax), otherwise in the order given.
+    A tool that declares examples (:attr:`Tool.examples <gent_core.tools.base.Tool.examples>`)
+    gives its first one's arguments; another gets arguments made from its schema. Tools whose
+    example has arguments come first (a call with arguments shows more of the syntax),
+    otherwise in the order given.
     """
-    examples = [(tool.name, example_arguments(tool.parameters or {})) for tool in tools]
+    examples = [(tool.name, _tool_arguments(tool)) for tool in tools]
     examples.sort(key=lambda example: not example[1])
     return examples[:count]

@@ -22,6 +22,7 @@ _EXPORTS: dict[str, str] = {
     "RenamedTool": "gent_core.tools.renamed",
     "SchemaValidator": "gent_core.tools.validator",
     "Tool": "gent_core.tools.base",
+    "ToolExample": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
     "ToolStatus": "gent_core.tools.result",
     "Toolbox": "gent_core.tools.toolbox",
@@ -33,7 +34,7 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:
     from gent_core.tools.arguments import ArgumentProblem
-    from gent_core.tools.base import Tool
+    from gent_core.tools.base import Tool, ToolExample
     from gent_core.tools.basetool import BaseTool
     from gent_core.tools.describe import describe_signature, describe_tool, describe_tools
     from gent_core.tools.function import FunctionTool, tool
@@ -49,6 +50,7 @@ __all__ = [
     "RenamedTool",
     "SchemaValidator",
     "Tool",
+    "ToolExample",
     "ToolResult",
     "ToolStatus",
     "Toolbox",

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import inspect
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gent_core.tools.arguments import arguments_error, missing_problem, not_an_object_problem
-from gent_core.tools.base import Tool
+from gent_core.tools.base import Tool, ToolExample, check_examples
 from gent_core.tools.describe import describe_signature
 from gent_core.tools.function import check_tool_name
 from gent_core.tools.result import ToolResult
@@ -56,10 +56,13 @@ class BaseTool(Tool):
     Subclasses set the class attributes :attr:`name`, :attr:`description` and
     :attr:`parameters` (a JSON Schema ``object``; see
     :mod:`gent_core.tools.validator` for the enforced subset) and implement :meth:`run`.
-    ``parameters`` may also be set per instance, in ``__init__``.
+    ``parameters`` may also be set per instance, in ``__init__``. They may set
+    :attr:`examples` (:class:`~gent_core.tools.base.ToolExample` objects, or mappings with
+    the same keys) for few-shot prompts.
 
-    The class is checked when it is defined: the name must be valid, the schema well formed
-    and every schema property a parameter of ``run`` (unless ``run`` takes ``**kwargs``). A
+    The class is checked when it is defined: the name must be valid, the schema well formed,
+    every example's arguments valid for it, and every schema property a parameter of ``run``
+    (unless ``run`` takes ``**kwargs``). A
     parameter of ``run`` without a default is required even when the schema does not list it
     in ``required`` (as in seed 004's example tool): a call without it is an
     :class:`~gent_core.errors.InvalidToolArgumentsError` naming it, not a ``TypeError``.
@@ -69,9 +72,11 @@ class BaseTool(Tool):
         description: What the tool does, for the model.
         parameters: The JSON Schema of the arguments.
         timeout: Seconds a call may take; ``None`` uses the run's default.
+        examples: Worked examples for few-shot prompts (task, arguments, result, answer).
     """
 
     parameters: dict[str, Any] = {"type": "object", "properties": {}}  # noqa: RUF012
+    examples: Sequence[ToolExample] = ()
     _run_takes_context: ClassVar[bool] = False
     _run_required: ClassVar[tuple[str, ...]] = ()
     _class_validator: ClassVar[tuple[object, SchemaValidator] | None] = None
@@ -88,8 +93,12 @@ class BaseTool(Tool):
         try:
             check_tool_name(cls.name)
             if isinstance(cls.parameters, dict):
-                cls._class_validator = (cls.parameters, SchemaValidator(cls.parameters))
+                validator = SchemaValidator(cls.parameters)
+                cls._class_validator = (cls.parameters, validator)
                 _check_run(run, cls.parameters)
+                if cls.examples:
+                    check = _schema_check(cls.parameters, validator, cls._run_required)
+                    cls.examples = check_examples(cls.name, cls.examples, check)
         except ValueError as error:
             raise TypeError(f"tool class {cls.__qualname__}: {error}") from error
 
@@ -189,6 +198,25 @@ def _check_run(run: Any, schema: dict[str, Any]) -> None:
                 f"run() parameter {name!r} has no default and is not in the schema's "
                 "properties, so no call could give it; add it to the schema or give it a default"
             )
+
+
+def _schema_check(
+    schema: dict[str, Any], validator: SchemaValidator, run_required: tuple[str, ...]
+) -> Callable[[Mapping[str, Any]], None]:
+    """A check of arguments against ``schema`` and the parameters ``run`` requires (raises
+    ``ValueError`` naming each problem).
+    """
+    listed = schema.get("required", ())
+
+    def check(arguments: Mapping[str, Any]) -> None:
+        value, problems = validator.validate(dict(arguments))
+        missing = [name for name in run_required if name not in value and name not in listed]
+        if missing:
+            problems = [*problems, missing_problem(missing)]
+        if problems:
+            raise ValueError(" ".join(problem.render() for problem in problems))
+
+    return check
 
 
 def _required_by_run(run: Any) -> tuple[str, ...]:

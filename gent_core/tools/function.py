@@ -24,13 +24,13 @@ import contextlib
 import copy
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import ValidationError
 
 from gent_core.tools.arguments import arguments_error, not_an_object_problem
-from gent_core.tools.base import Tool
+from gent_core.tools.base import Tool, ToolExample, check_examples
 from gent_core.tools.describe import describe_signature
 from gent_core.tools.pydantic_errors import problems_from_validation_error
 from gent_core.tools.result import ToolResult
@@ -77,10 +77,13 @@ class FunctionTool(Tool):
         timeout: Seconds a call may take (enforced by the tool chain); ``None`` uses the
             run's default.
         namespace: Extra names for resolving string annotations.
+        examples: Worked examples for few-shot prompts
+            (:class:`~gent_core.tools.base.ToolExample`, or mappings with its keys).
 
     Raises:
         TypeError: The function cannot be a tool (``*args``, unsupported types...).
-        ValueError: The name is not a valid tool name.
+        ValueError: The name is not a valid tool name, or an example's arguments are not
+            valid for the tool.
     """
 
     def __init__(
@@ -91,6 +94,7 @@ class FunctionTool(Tool):
         description: str | None = None,
         timeout: float | None = None,
         namespace: Mapping[str, Any] | None = None,
+        examples: Iterable[ToolExample | Mapping[str, Any]] = (),
     ) -> None:
         self.name = check_tool_name(name if name is not None else getattr(function, "__name__", ""))
         self.function = function
@@ -101,6 +105,9 @@ class FunctionTool(Tool):
         self.description = description if description is not None else self._spec.description
         self._receiver: Any = None
         self._attribute: str | None = None
+        self.examples: tuple[ToolExample, ...] = check_examples(
+            self.name, examples, self.validate_arguments
+        )
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -225,6 +232,7 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     timeout: float | None = None,
+    examples: Iterable[ToolExample | Mapping[str, Any]] = (),
 ) -> FunctionTool: ...
 
 
@@ -236,6 +244,7 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     timeout: float | None = None,
+    examples: Iterable[ToolExample | Mapping[str, Any]] = (),
 ) -> Callable[[Callable[..., Any]], FunctionTool]: ...
 
 
@@ -246,6 +255,7 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     timeout: float | None = None,
+    examples: Iterable[ToolExample | Mapping[str, Any]] = (),
 ) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
     """Turn a typed function (sync or async) into a :class:`FunctionTool`.
 
@@ -256,13 +266,17 @@ def tool(
         name: The tool's name; defaults to the function's name.
         description: What the tool does; defaults to the docstring without its Args section.
         timeout: Seconds a call may take; ``None`` uses the run's default.
+        examples: Worked examples for few-shot prompts: each a
+            :class:`~gent_core.tools.base.ToolExample` (task, arguments, the true result, an
+            answer restating it) or a mapping with those keys. Their arguments are checked
+            against the tool's schema here.
 
     Returns:
         The tool, or a decorator that makes one.
 
     Raises:
         TypeError: The function cannot be a tool (``*args``, unsupported types...).
-        ValueError: The name is not a valid tool name.
+        ValueError: The name is not a valid tool name, or an example is not valid.
     """
     if function is not None:
         return FunctionTool(
@@ -271,6 +285,7 @@ def tool(
             description=description,
             timeout=timeout,
             namespace=sys._getframe(1).f_locals,
+            examples=examples,
         )
 
     def decorate(target: Callable[..., Any]) -> FunctionTool:
@@ -280,6 +295,7 @@ def tool(
             description=description,
             timeout=timeout,
             namespace=sys._getframe(1).f_locals,
+            examples=examples,
         )
 
     return decorate

@@ -28,6 +28,7 @@ class RenamedTool(Tool):
         self.description = tool.description
         self.timeout = tool.timeout
         self.writes = tool.writes
+        self.examples = tool.examples
 
     @property
     def parameters(self) -> dict[str, Any]:

@@ -19,6 +19,12 @@ With an :class:`~gent_core.model.OutputStructure`, the prompt is::
 and the model continues with its next output. Without a structure, messages are rendered
 as a ``User:`` / ``Assistant:`` transcript ending with ``Assistant:``.
 
+Histories recorded with native function calling are written the way the agent would have
+written them: an assistant message's tool calls as an action section (its text in the
+thinking section), written by the tool chain, and the ``role: tool`` results that follow as
+one observation with a section per tool. In a plain transcript they read ``[calls NAME with
+ARGUMENTS]`` and ``Tool result of NAME: ...``.
+
 Every piece of an example is written by the agent's own components: the sections by the
 format, the calls by the tool chain's :meth:`~gent_core.toolchain.ToolChain.format_calls`
 (of its :meth:`~gent_core.toolchain.ToolChain.example_calls`), the observation by the
@@ -37,18 +43,22 @@ from typing import TYPE_CHECKING
 from gent_core.grammar.sections import GrammarUnsupportedError, section_delimiters
 from gent_core.observation import section_name_for
 from gent_core.sections import FormattedSection
+from gent_core.toolchain import ToolCall
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat
-    from gent_core.messages import Message
+    from gent_core.messages import Message, MessageToolCall
     from gent_core.model import OutputStructure
-    from gent_core.toolchain import ToolCall
+    from gent_core.toolchain import ToolChain
+    from gent_core.tools.base import Tool, ToolExample
 
 __all__ = [
+    "DEFAULT_EXAMPLE_COUNT",
     "EXAMPLE_RESULT",
     "TRANSCRIPT_STOP",
     "FewShotExample",
     "default_examples",
+    "example_from_tool",
     "render_examples",
     "render_prompt",
 ]
@@ -59,7 +69,11 @@ TRANSCRIPT_STOP = "\nUser:"
 TASK_SECTION = "task"
 
 EXAMPLE_RESULT = "42"
-"""The tool result shown in the default few-shot example (the answer restates it)."""
+"""The tool result shown in the fallback few-shot example, for tools that declare no examples
+(the answer restates it)."""
+
+DEFAULT_EXAMPLE_COUNT = 3
+"""How many declared tool examples a few-shot prompt shows at most."""
 
 
 @dataclass(frozen=True)
@@ -97,14 +111,46 @@ def _scalar_values(calls: Sequence[ToolCall]) -> list[str]:
     ]
 
 
-def default_examples(structure: OutputStructure) -> list[FewShotExample]:
-    """The few-shot examples gent shows for ``structure``: one task solved with the tool
-    chain's first example call (when there are tools), whose answer restates the result.
+def _declared_examples(tools: Sequence[Tool]) -> list[tuple[Tool, ToolExample]]:
+    """Every declared example, taken in turn from each tool (the first example of every
+    tool, then the second...), so the first few show different tools and values.
     """
-    chain = structure.toolchain
+    queues = [[(tool, example) for example in tool.examples] for tool in tools]
+    return [
+        queue[depth]
+        for depth in range(max((len(queue) for queue in queues), default=0))
+        for queue in queues
+        if depth < len(queue)
+    ]
+
+
+def _restated(tool: str, result: str) -> str:
+    """An answer saying what the tool returned (for examples that give no answer)."""
+    if "\n" in result.strip():
+        return f"The {tool} tool returned:\n{result.strip()}"
+    return f"The {tool} tool returned {result.strip()}."
+
+
+def example_from_tool(chain: ToolChain, tool: Tool, example: ToolExample) -> FewShotExample:
+    """The few-shot example of a tool's declared :class:`~gent_core.tools.base.ToolExample`:
+    its task, one call with its arguments, its result written by ``chain``
+    (:meth:`~gent_core.toolchain.ToolChain.format_output`) and its answer (by default, a
+    sentence restating the result).
+
+    Raises:
+        Exception: Whatever ``chain.format_output`` raises for the result.
+    """
+    call = ToolCall(tool.name, dict(example.arguments), "call_0")
+    result = chain.format_output(example.result)
+    answer = example.answer if example.answer is not None else _restated(tool.name, result)
+    thoughts = (f"I will use the {tool.name} tool.", "I have what I need to answer.")
+    return FewShotExample(example.task, [call], [result], answer, thoughts)
+
+
+def _fallback_example(chain: ToolChain | None) -> FewShotExample:
     calls = chain.example_calls()[:1] if chain is not None and chain.tools else []
     if not calls:
-        return [FewShotExample("Answer the question.", answer="The answer, based on what I know.")]
+        return FewShotExample("Answer the question.", answer="The answer, based on what I know.")
     call = calls[0]
     # The task mentions the argument values, so the example shows how a task's details
     # become the call's arguments (a base model copies what it sees).
@@ -113,7 +159,34 @@ def default_examples(structure: OutputStructure) -> list[FewShotExample]:
     # Restating the observed value teaches a base model to answer from the observation.
     answer = f"The {call.tool} tool returned {EXAMPLE_RESULT}, so the answer is {EXAMPLE_RESULT}."
     thoughts = (f"I will use the {call.tool} tool.", "I have what I need to answer.")
-    return [FewShotExample(task, calls, [EXAMPLE_RESULT], answer, thoughts)]
+    return FewShotExample(task, calls, [EXAMPLE_RESULT], answer, thoughts)
+
+
+def default_examples(
+    structure: OutputStructure, count: int = DEFAULT_EXAMPLE_COUNT
+) -> list[FewShotExample]:
+    """The few-shot examples gent shows for ``structure``.
+
+    With tools that declare examples (:attr:`Tool.examples <gent_core.tools.base.Tool.examples>`),
+    up to ``count`` of them, taken in turn from each tool so that they show different tools,
+    values and results (a small model copies a single example verbatim); an example the
+    chain cannot write is skipped. Otherwise one task solved with the tool chain's first
+    example call, its result :data:`EXAMPLE_RESULT` (made up: declare examples to show true
+    ones), and an answer restating it. Without tools, one task answered at once.
+    """
+    chain = structure.toolchain
+    examples: list[FewShotExample] = []
+    if chain is not None:
+        for tool, declared in _declared_examples(chain.tools):
+            if len(examples) == count:
+                break
+            try:
+                example = example_from_tool(chain, tool, declared)
+                chain.format_calls(example.calls)
+            except Exception:  # noqa: BLE001 - a chain that cannot write it: skip it
+                continue
+            examples.append(example)
+    return examples or [_fallback_example(chain)]
 
 
 def _render_example(structure: OutputStructure, example: FewShotExample) -> list[str]:
@@ -152,6 +225,61 @@ def _is_observation(fmt: TextFormat, text: str) -> bool:
     return bool(prefix.strip()) and text.lstrip().startswith(prefix.strip())
 
 
+def _native_call(call: MessageToolCall) -> ToolCall | None:
+    """A native call as a :class:`ToolCall`, or ``None`` when its arguments are not a JSON
+    object (it is then shown as written).
+    """
+    try:
+        return ToolCall(call.name, call.parsed_arguments(), call.id)
+    except ValueError:
+        return None
+
+
+def _native_action(message: Message, structure: OutputStructure) -> str:
+    """An assistant message with native tool calls, as the agent would have written it: its
+    text in the first free section (``thinking``), its calls in the action section written by
+    the tool chain. Without a tool chain, or for calls it cannot write, each call on a line
+    (``calls NAME with ARGUMENTS``).
+    """
+    fmt, chain = structure.format, structure.toolchain
+    free = _free_sections(structure)
+    text = message.text.strip()
+    calls = [_native_call(call) for call in message.tool_calls]
+    written: str | None = None
+    if chain is not None and all(call is not None for call in calls):
+        try:
+            written = chain.format_calls([call for call in calls if call is not None])
+        except Exception:  # noqa: BLE001 - a chain that cannot write them: say them in words
+            written = None
+    if written is None:
+        lines = [f"calls {call.name} with {call.arguments}" for call in message.tool_calls]
+        return "\n".join(part for part in [text, *lines] if part)
+    assert chain is not None
+    sections = [FormattedSection(free[0], text)] if text and free else []
+    sections.append(FormattedSection(chain.name, written))
+    body = fmt.format_sections(sections)
+    return body if not text or free else f"{text}\n{body}"
+
+
+def _tool_result_text(message: Message) -> str:
+    text = message.text.strip()
+    if message.is_error and not text.startswith("Error:"):
+        text = f"Error: {text}"
+    return text
+
+
+def _native_observation(results: Sequence[Message], fmt: TextFormat) -> str:
+    """Tool-result messages (``role: tool``) answering one action, as the format's
+    observation: one section per result, named after its tool.
+    """
+    return fmt.format_observation(
+        [
+            FormattedSection(section_name_for(message.name or "tool"), _tool_result_text(message))
+            for message in results
+        ]
+    )
+
+
 def _structured(
     messages: Sequence[Message],
     structure: OutputStructure,
@@ -164,16 +292,41 @@ def _structured(
         parts.append(f"{label}\n{render_examples(structure, examples)}")
         parts.append("Now the real task:")
     turns = []
+    results: list[Message] = []
     for message in messages:
+        if message.role == "tool":
+            results.append(message)
+            continue
+        if results:
+            turns.append(_native_observation(results, fmt))
+            results = []
         if message.role == "system":
             continue
         text = message.text.strip()
-        if message.role == "user" and not _is_observation(fmt, text):
+        if message.role == "assistant" and message.tool_calls:
+            text = _native_action(message, structure)
+        elif message.role == "user" and not _is_observation(fmt, text):
             text = fmt.format_section(TASK_SECTION, text)
         turns.append(text)
+    if results:
+        turns.append(_native_observation(results, fmt))
     head = "\n\n".join(part for part in parts if part)
     body = "\n".join(turns)
     return f"{head}\n{body}\n" if head else f"{body}\n"
+
+
+def _transcript_line(message: Message) -> str:
+    """One message of a plain transcript: ``User: ...``, ``Assistant: ...`` (with a line per
+    native tool call), ``Tool result of NAME: ...``.
+    """
+    text = message.text.strip()
+    if message.role == "tool":
+        status = " (error)" if message.is_error else ""
+        return f"Tool result of {message.name or 'a tool'}{status}: {text}"
+    if message.role == "user":
+        return f"User: {text}"
+    calls = [f"[calls {call.name} with {call.arguments}]" for call in message.tool_calls]
+    return "Assistant: " + "\n".join(part for part in [text, *calls] if part)
 
 
 def _transcript(messages: Sequence[Message]) -> str:
@@ -182,8 +335,7 @@ def _transcript(messages: Sequence[Message]) -> str:
         if message.role == "system":
             lines.append(message.text.strip())
         else:
-            label = "User" if message.role == "user" else "Assistant"
-            lines.append(f"{label}: {message.text.strip()}")
+            lines.append(_transcript_line(message))
     lines.append("Assistant:")
     return "\n\n".join(line for line in lines if line)
 

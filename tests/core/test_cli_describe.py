@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from gent_tools_basic.arithmetic import evaluate
+from gent_tools_basic.calculator import calculator
 
 from gent_core.cli.main import main
 from gent_core.grammar import check_gbnf
@@ -61,8 +63,14 @@ def test_prompt_prints_the_raw_prompt_a_base_model_reads(
     request = rest.split("\n\n# Grammar (GBNF)\n")[0]
     assert request.startswith("You are a capable assistant")
     example, _, real = request.partition("Now the real task:")
-    assert '<action>\n{"tool": "calculator", "args": {"expression": "6 * 7"}}\n</action>' in example
-    assert "<observation>\n<calculator>\n42\n</calculator>\n</observation>" in example
+    # the calculator's own worked examples, each with the result the calculator gives
+    for declared in calculator.examples[:3]:
+        call = json.dumps({"tool": "calculator", "args": dict(declared.arguments)})
+        assert f"<task>\n{declared.task}\n</task>" in example
+        assert f"<action>\n{call}\n</action>" in example
+        observed = f"<calculator>\n{json.dumps(declared.result)}\n</calculator>"
+        assert observed in example
+        assert declared.result == evaluate(declared.arguments["expression"])
     assert real.strip() == "<task>\nWhat is 17 * 23?\n</task>"
 
 
@@ -116,7 +124,7 @@ def test_a_section_without_a_grammar_is_named_unconstrained(
         assert main(["describe", str(config), "--prompt", "What is 2 + 2?"]) == 0
     parts = sections_of(capsys.readouterr().out)
     request = parts["Request sent by llamacpp gemma-3-270m (default)"]
-    assert "# action\ncalculator expression=6 * 7\n" in request  # written by format_calls
+    assert "# action\ncalculator expression=12.5 * 8\n" in request  # written by format_calls
     coverage = parts["What constrains each section"]
     assert (
         "- action: unconstrained: tool chain LineChain offers no grammar (grammar_calls "

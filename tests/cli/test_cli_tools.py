@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 
 from gent_core.cli.main import main
 from gent_core.testing import PluginSandbox
@@ -94,7 +96,9 @@ def test_show_prints_the_schema_and_an_example_in_each_chains_syntax(
     assert out.startswith("calculator\nplugin: basic\n")
     assert '"expression": {' in out
     json_example = out.split("Example call, tool chain json:\n")[1].split("\n")[0]
-    assert json_example == '{"tool": "calculator", "args": {"expression": "6 * 7"}}'
+    # The calculator declares worked examples: the example call is its first one's.
+    declared = json.dumps(dict(calculator_examples[0].arguments))
+    assert json_example == f'{{"tool": "calculator", "args": {declared}}}'
     yaml_example = out.split("Example call, tool chain yaml:\n")[1]
     assert yaml_example.startswith("tool: calculator\nargs:\n  expression:")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gent_pythonic import PythonicToolChain, plugin
+from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 from gent_xml import XMLFormat
 
 from gent_core.agent import Agent, RunResult
@@ -111,7 +112,9 @@ def test_an_agent_runs_pythonic_calls_and_answers(tmp_path: Path) -> None:
     assert result.answer == "391"
     assert isinstance(agent.model, ScriptedModel)
     system = agent.model.requests[0].messages[0].text
-    assert 'calculator(expression="6 * 7")' in system
+    # The guidance's example call is the calculator's first declared example, in Python syntax.
+    expression = calculator_examples[0].arguments["expression"]
+    assert f'calculator(expression="{expression}")' in system
     assert "- calculator(expression: str) — " in system
 
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from pydantic import Field
 
 from gent_core.errors import Location, ToolExecutionError
-from gent_core.tools import tool
+from gent_core.tools import ToolExample, tool
 from gent_tools_basic.arithmetic import ACCEPTED, ArithmeticProblem, Number, evaluate
 
-__all__ = ["CalculatorError", "calculator"]
+__all__ = ["EXAMPLES", "CalculatorError", "calculator"]
 
 
 class CalculatorError(ToolExecutionError):
@@ -32,7 +32,32 @@ class CalculatorError(ToolExecutionError):
         )
 
 
-@tool
+def _example(task: str, expression: str, answer: str) -> ToolExample:
+    """An example whose result is computed by the calculator itself (so it is always true);
+    ``{result}`` in ``answer`` is replaced by it.
+    """
+    result = evaluate(expression)
+    return ToolExample(task, {"expression": expression}, result, answer.format(result=result))
+
+
+EXAMPLES = (
+    _example("What is 12.5 times 8?", "12.5 * 8", "12.5 times 8 is {result}."),
+    _example("What is 7 to the power of 3?", "7 ** 3", "7 to the power of 3 is {result}."),
+    _example(
+        "Split 250 dollars among 4 people. How much does each get?",
+        "250 / 4",
+        "Each person gets {result} dollars.",
+    ),
+    _example(
+        "What is the square root of 196, plus 5?",
+        "sqrt(196) + 5",
+        "The square root of 196, plus 5, is {result}.",
+    ),
+)
+"""The calculator's worked examples for few-shot prompts (results computed by it)."""
+
+
+@tool(examples=EXAMPLES)
 def calculator(
     expression: Annotated[
         str,

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from pydantic import Field
 
 from gent_core.errors import Location, ToolExecutionError
-from gent_core.tools import tool
+from gent_core.tools import ToolExample, tool
 
-__all__ = ["UnknownTimeZoneError", "current_time"]
+__all__ = ["EXAMPLES", "UnknownTimeZoneError", "current_time", "reading"]
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _EXAMPLES = "'Europe/Paris', 'America/New_York', 'Asia/Tokyo' or 'UTC'"
@@ -62,7 +62,54 @@ def _zone(name: str) -> tzinfo:
     raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
 
 
-@tool
+def reading(now: datetime, zone_name: str) -> dict[str, str]:
+    """What :func:`current_time` returns for the moment ``now`` (an aware datetime) in the
+    zone called ``zone_name``.
+    """
+    return {
+        "datetime": now.isoformat(timespec="seconds"),
+        "timezone": zone_name,
+        "weekday": _WEEKDAYS[now.weekday()],
+    }
+
+
+def _example(task: str, zone: str, moment: str, answer: str) -> ToolExample:
+    """An example at a fixed, made-up UTC ``moment``: the result is what the tool returns
+    then (:func:`reading`); ``answer`` is formatted with the result's fields and ``time``
+    (``HH:MM``).
+    """
+    now = datetime.fromisoformat(moment).astimezone(ZoneInfo(zone))
+    result = reading(now, zone)
+    return ToolExample(
+        task, {"timezone": zone}, result, answer.format(time=f"{now:%H:%M}", **result)
+    )
+
+
+EXAMPLES = (
+    _example(
+        "What time is it in Madrid?",
+        "Europe/Madrid",
+        "2024-05-01T09:30:00+00:00",
+        "In Madrid it is {time} on {weekday}, {datetime:.10}.",
+    ),
+    _example(
+        "Which day of the week is it in Seoul?",
+        "Asia/Seoul",
+        "2023-11-16T20:05:00+00:00",
+        "In Seoul it is {time} on {weekday}, {datetime:.10}.",
+    ),
+    _example(
+        "What is the date today in Toronto?",
+        "America/Toronto",
+        "2025-02-03T14:45:00+00:00",
+        "In Toronto it is {time} on {weekday}, {datetime:.10}.",
+    ),
+)
+"""The clock's worked examples for few-shot prompts: what the tool returns at fixed,
+made-up moments (different dates, so no weekday or time can be copied from one)."""
+
+
+@tool(examples=EXAMPLES)
 def current_time(
     timezone: Annotated[
         str | None,
@@ -79,8 +126,4 @@ def current_time(
     else:
         now = datetime.now(_zone(timezone.strip()))
         zone_name = timezone.strip()
-    return {
-        "datetime": now.isoformat(timespec="seconds"),
-        "timezone": zone_name,
-        "weekday": _WEEKDAYS[now.weekday()],
-    }
+    return reading(now, zone_name)

@@ -18,6 +18,7 @@ from pydantic import Field
 from gent_core.context import Cancellation
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions
 from gent_tools_files.errors import FileToolError, PathRejectedError
+from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.globs import Glob, GlobError
 from gent_tools_files.walk import Entry, WalkReport, show_name, walk
 from gent_tools_files.workspace import Workspace
@@ -99,6 +100,7 @@ class ListDir(FileTool):
         },
         "additionalProperties": False,
     }
+    examples = EXAMPLES["list_dir"]
     Options = ListDirOptions
     options: ListDirOptions
 

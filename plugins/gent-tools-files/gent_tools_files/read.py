@@ -25,6 +25,7 @@ from gent_core.context import Cancellation
 from gent_core.tools import ToolResult
 from gent_tools_files.base import FILE_PATH_SCHEMA, Budget, FileTool, FileToolOptions, OutOfTime
 from gent_tools_files.errors import BinaryFileError, FileToolError
+from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.text import LineBlock, LineReader, decode_line, human_size, sniff_binary
 from gent_tools_files.workspace import Target, Workspace
 
@@ -147,6 +148,7 @@ class ReadFile(FileTool):
         "required": ["path"],
         "additionalProperties": False,
     }
+    examples = EXAMPLES["read_file"]
     Options = ReadFileOptions
     options: ReadFileOptions
 

@@ -30,6 +30,7 @@ from pydantic import Field
 from gent_core.context import Cancellation
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions, OutOfTime
 from gent_tools_files.errors import BinaryFileError, FileToolError
+from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.listing import compile_glob
 from gent_tools_files.text import LineReader, sniff_binary
 from gent_tools_files.walk import WalkReport, show_name, walk
@@ -224,6 +225,7 @@ class SearchText(FileTool):
         "required": ["pattern"],
         "additionalProperties": False,
     }
+    examples = EXAMPLES["search_text"]
     Options = SearchTextOptions
     options: SearchTextOptions
 

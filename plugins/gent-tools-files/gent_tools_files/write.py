@@ -23,6 +23,7 @@ from gent_tools_files.atomic import write_atomic
 from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.editing import EditPlan, plan_edit
 from gent_tools_files.errors import BinaryFileError, FileToolError
+from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.text import human_size, sniff_binary
 from gent_tools_files.workspace import Target, Workspace
 
@@ -87,6 +88,7 @@ class WriteFile(FileTool):
         "required": ["path", "content"],
         "additionalProperties": False,
     }
+    examples = EXAMPLES["write_file"]
     Options = WriteFileOptions
     options: WriteFileOptions
 
@@ -153,6 +155,7 @@ class EditFile(FileTool):
         "required": ["path", "old_text", "new_text"],
         "additionalProperties": False,
     }
+    examples = EXAMPLES["edit_file"]
     Options = EditFileOptions
     options: EditFileOptions
 

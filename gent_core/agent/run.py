@@ -9,7 +9,9 @@ Rules (from the seeds' Go library):
 * an output the back end reports as cut off by its token limit (finish reason ``length`` or an
   equivalent) is never acted on: no call runs, no answer is taken, the model is told;
 * every error becomes feedback and the model retries; limits stop the run cleanly: max
-  steps, consecutive unusable outputs, consecutive steps whose tool calls all failed.
+  steps, consecutive unusable outputs, consecutive steps whose tool calls all failed;
+* a call that repeats an earlier call of the run with the same result gets a note after the
+  observation naming that result and saying to use it (:mod:`gent_core.agent.repeats`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gent_core.agent.records import (
     StopReason,
     ToolCallRecord,
 )
+from gent_core.agent.repeats import find_repeats, repeat_note
 from gent_core.agent.streaming import ModelOutput, stream_model_output
 from gent_core.context import ExecutionContext
 from gent_core.errors import (
@@ -513,6 +516,7 @@ class AgentRun:
         self.stats.tool_seconds += record.tool_seconds
         record.outcome = "action"
         self._record_calls(record, result)
+        self._note_repeats(record, toolchain)
         self._fire("gent_transform_observation", result=result)
         limit = self.context.limits.max_clipboard_chars
         for call, outcome in zip(result.calls, result.results, strict=False):
@@ -526,6 +530,18 @@ class AgentRun:
         parts: list[ContentPart] = [TextPart(text)] if text else []
         parts.extend(result.media)
         return parts
+
+    def _note_repeats(self, record: StepRecord, toolchain: ToolChain) -> None:
+        """Tell the model about calls that repeat an earlier call with the same result."""
+        for repeat in find_repeats(self.steps, record):
+            note = repeat_note(
+                repeat,
+                step=record.index,
+                answer_section=self.agent.termination.name,
+                format_output=toolchain.format_output,
+            )
+            if note not in record.notes:
+                record.notes.append(note)
 
     def _record_calls(self, record: StepRecord, result: ToolChainResult) -> None:
         for call, outcome, error in zip(result.calls, result.results, result.errors, strict=False):

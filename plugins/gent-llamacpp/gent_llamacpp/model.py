@@ -287,6 +287,7 @@ class LlamaCppModel(Model):
                 temperature=temperature,
                 top_k=options.top_k,
                 top_p=options.top_p,
+                min_p=options.min_p,
                 seed=seed,
                 grammar=grammar,
                 repeat_penalty=options.repeat_penalty,

@@ -18,8 +18,9 @@ class LlamaCppOptions(BaseModel):
         seed: Sampling seed (``None``: random).
         temperature: Sampling temperature used when a request sets none.
         max_tokens: Token limit used when a request sets none.
-        top_k: Top-k sampling.
-        top_p: Nucleus sampling.
+        top_k: Top-k sampling (``0``: off).
+        top_p: Nucleus sampling (``1.0``: off).
+        min_p: Drop tokens less likely than ``min_p`` times the likeliest one (``0``: off).
         repeat_penalty: Penalty for repeated tokens (1.0 = none).
         grammar: Constrain output with a GBNF grammar built from the agent's structure.
         few_shot: Prefix the prompt with an example conversation in the agent's format.
@@ -36,6 +37,7 @@ class LlamaCppOptions(BaseModel):
     max_tokens: int = Field(512, ge=1)
     top_k: int = Field(40, ge=0)
     top_p: float = Field(0.95, gt=0.0, le=1.0)
+    min_p: float = Field(0.05, ge=0.0, le=1.0)
     repeat_penalty: float = Field(1.0, ge=0.0)
     grammar: bool = True
     few_shot: bool = True

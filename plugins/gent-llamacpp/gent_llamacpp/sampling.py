@@ -30,6 +30,7 @@ class TokenSampler:
         temperature: ``0`` samples greedily.
         top_k: Top-k filtering.
         top_p: Nucleus filtering.
+        min_p: Min-p filtering (``0``: off).
         seed: Sampling seed.
         grammar: A GBNF grammar (``root`` rule) every output must match, or ``None``.
         repeat_penalty: Penalty for repeated tokens (1.0 = none).
@@ -48,6 +49,7 @@ class TokenSampler:
         seed: int,
         grammar: str | None = None,
         repeat_penalty: float = 1.0,
+        min_p: float = 0.05,
     ) -> None:
         import llama_cpp
 
@@ -55,7 +57,7 @@ class TokenSampler:
         self._ctx = llm._ctx.ctx
         self._vocab = llm._model.vocab
         self._n_vocab = llm.n_vocab()
-        self._settings = (temperature, top_k, top_p, seed, repeat_penalty)
+        self._settings = (temperature, top_k, top_p, min_p, seed, repeat_penalty)
         self._samplers: list[Any] = []
         self.resampled = 0
         """How many tokens the unconstrained chain picked that the grammar refused."""
@@ -84,7 +86,7 @@ class TokenSampler:
 
     def _chain(self, grammar: str | None) -> Any:
         lib = self._lib
-        temperature, top_k, top_p, seed, repeat_penalty = self._settings
+        temperature, top_k, top_p, min_p, seed, repeat_penalty = self._settings
         chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
         self._samplers.append(chain)
         if repeat_penalty != 1.0:
@@ -99,8 +101,10 @@ class TokenSampler:
             return chain
         if top_k > 0:
             lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_top_k(top_k))
-        lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_top_p(top_p, 1))
-        lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_min_p(0.05, 1))
+        if top_p < 1.0:
+            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_top_p(top_p, 1))
+        if min_p > 0.0:
+            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_min_p(min_p, 1))
         lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_temp(temperature))
         lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_dist(seed))
         return chain

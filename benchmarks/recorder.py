@@ -50,6 +50,14 @@ def machine() -> dict[str, Any]:
     }
 
 
+def load_average() -> float | None:
+    """The machine's 1-minute load average (other processes compete for the cores)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 class Recorder:
     """Collects one benchmark's figures and writes them as JSON.
 
@@ -64,6 +72,7 @@ class Recorder:
         self.title = title
         self.about = about
         self.started = dt.datetime.now(dt.timezone.utc)
+        self.load_at_start = load_average()
         self.measurements: list[dict[str, Any]] = []
         self.targets: list[dict[str, Any]] = []
         self.notes: list[str] = []
@@ -160,6 +169,7 @@ class Recorder:
             "seconds": round((finished - self.started).total_seconds(), 1),
             "command": " ".join(["python", *sys.argv]),
             "machine": machine(),
+            "load": [self.load_at_start, load_average()],
             "measurements": self.measurements,
             "targets": self.targets,
             "notes": self.notes,

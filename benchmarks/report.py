@@ -178,19 +178,24 @@ def render(results: dict[str, dict[str, Any]], ran: list[str], quick: bool) -> s
         f"**Page written:** {today}"
         + (" by `dev.py bench --quick`." if quick else " by `dev.py bench`."),
         "",
-        "| benchmark | run | date (UTC) | took |",
-        "|---|---|---|---:|",
+        "The machine is shared: the load average (1 minute) at the start and the end of each "
+        "benchmark is shown, since other processes on its cores slow the wall-time figures "
+        "(CPU-time figures much less).",
+        "",
+        "| benchmark | run | date (UTC) | took | load at start / end |",
+        "|---|---|---|---:|---|",
     ]
     for name in names:
         data = results[name]
         when = "in this run" if name in ran else "earlier run"
+        load = " / ".join(NONE if x is None else f"{x:.1f}" for x in data.get("load", []))
         out.append(
             f"| [{data['title']}](#{name.replace('_', '-')}) | {when} | {data['date']} | "
-            f"{data['seconds']:.0f} s |"
+            f"{data['seconds']:.0f} s | {load or NONE} |"
         )
     missing = [name for name in ORDER if name not in results]
     for name in missing:
-        out.append(f"| `{name}` | never run | {NONE} | {NONE} |")
+        out.append(f"| `{name}` | never run | {NONE} | {NONE} | {NONE} |")
     out += ["", "## Headline figures", ""]
     out += [
         "| benchmark | measurement | gent | compared with | its figure | |",

@@ -9,6 +9,7 @@ from pydantic import Field
 from gent_core.errors import Location, ToolExecutionError
 from gent_core.tools import ToolExample, tool
 from gent_tools_basic.arithmetic import ACCEPTED, ArithmeticProblem, Number, evaluate
+from gent_tools_basic.wording import rewrite
 
 __all__ = ["EXAMPLES", "CalculatorError", "calculator"]
 
@@ -75,4 +76,13 @@ def calculator(
     try:
         return evaluate(expression)
     except ArithmeticProblem as problem:
+        if problem.syntax:
+            # Written arithmetic ("9876 minus 6789", "7 x 6", "17% of 240"): read it as the
+            # expression it spells, when that is one (a valid expression never gets here).
+            spelled = rewrite(expression)
+            if spelled != expression.strip():
+                try:
+                    return evaluate(spelled)
+                except ArithmeticProblem:
+                    pass
         raise CalculatorError(expression, problem) from None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from datetime import datetime, tzinfo
+from datetime import datetime
 from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -41,24 +41,51 @@ class UnknownTimeZoneError(ToolExecutionError):
         )
 
 
+def _zone_names() -> list[str]:
+    return sorted(available_timezones() - _NOT_ZONES)
+
+
+def _city(zone: str) -> str:
+    """The city part of a zone name, as zone names write it (``"new york"`` -> ``new_york``)."""
+    return zone.strip().rsplit("/", 1)[-1].replace(" ", "_").lower()
+
+
 def _suggestions(zone: str) -> list[str]:
     """Existing zone names close to ``zone`` (matching its city part first)."""
-    names = sorted(available_timezones() - _NOT_ZONES)
+    names = _zone_names()
     wanted = zone.strip().replace(" ", "_").lower()
     by_case = [name for name in names if name.lower() == wanted]
     if by_case:
         return by_case
-    by_city = [name for name in names if name.rsplit("/", 1)[-1].lower() == wanted]
+    by_city = [name for name in names if _city(name) == _city(zone)]
     close = difflib.get_close_matches(zone, names, n=3, cutoff=0.6)
     return list(dict.fromkeys(by_city + close))[:3]
 
 
-def _zone(name: str) -> tzinfo:
+def _resolve(name: str) -> str:
+    """The IANA zone ``name`` means: itself when it exists; else the one zone whose name
+    differs only in case, or whose city is the one named (``"Tokyo"``, ``"Europe/Tokyo"`` ->
+    ``Asia/Tokyo``, ``"new york"`` -> ``America/New_York``).
+
+    Raises:
+        UnknownTimeZoneError: No zone, or several, fit; with the closest names.
+    """
     if len(name) <= _MAX_ZONE_LENGTH:
         try:
-            return ZoneInfo(name)
+            ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError, OSError):
             pass
+        else:
+            return name
+        suggestions = _suggestions(name)
+        fitting = [
+            zone
+            for zone in suggestions
+            if zone.lower() == name.replace(" ", "_").lower() or _city(zone) == _city(name)
+        ]
+        if len(fitting) == 1:
+            return fitting[0]
+        raise UnknownTimeZoneError(name, suggestions)
     raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
 
 
@@ -124,6 +151,6 @@ def current_time(
         now = datetime.now().astimezone()
         zone_name = now.tzname() or "local"
     else:
-        now = datetime.now(_zone(timezone.strip()))
-        zone_name = timezone.strip()
+        zone_name = _resolve(timezone.strip())
+        now = datetime.now(ZoneInfo(zone_name))
     return reading(now, zone_name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 from gent_tools_basic.clock import UnknownTimeZoneError, current_time
@@ -46,11 +47,32 @@ def test_with_zone(zone: str, offsets: set[timedelta]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "zone"),
+    [
+        ("europe/paris", "Europe/Paris"),
+        ("Paris", "Europe/Paris"),
+        ("Tokyo", "Asia/Tokyo"),
+        ("Europe/Tokyo", "Asia/Tokyo"),
+        ("new york", "America/New_York"),
+        ("Europe/Sydney", "Australia/Sydney"),
+        ("utc", "UTC"),
+    ],
+)
+def test_a_zone_named_by_its_city_or_in_another_case_is_the_one_zone_it_names(
+    written: str, zone: str
+) -> None:
+    result = run_tool_sync(current_time, {"timezone": written})
+    assert result.output["timezone"] == zone
+    offset = datetime.fromisoformat(result.output["datetime"]).utcoffset()
+    assert offset == datetime.now(ZoneInfo(zone)).utcoffset()
+
+
+@pytest.mark.parametrize(
     ("zone", "suggestion"),
     [
-        ("Paris", "'Europe/Paris'"),
-        ("europe/paris", "'Europe/Paris'"),
+        ("Europe/Pariss", "'Europe/Paris'"),
         ("America/New_Yrok", "'America/New_York'"),
+        ("India", "'Indian/Mahe'"),
         ("Mars/Olympus_Mons", None),
         ("../../etc/passwd", None),
         ("x" * 500, None),

@@ -10,6 +10,10 @@ import pytest
 from gent_core.cli.main import main
 from gent_core.testing import PluginSandbox
 
+# The built-in agent's model is the llamacpp plugin's: these tests need it installed (the main
+# environment has it; tox's other Pythons do not build llama-cpp-python).
+pytestmark = pytest.mark.llama
+
 
 @pytest.fixture
 def shipped(installed: PluginSandbox) -> PluginSandbox:

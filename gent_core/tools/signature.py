@@ -111,9 +111,15 @@ def _resolve_hints(
     """
     target = getattr(function, "__func__", function)
     try:
-        return typing.get_type_hints(target, localns=dict(namespace), include_extras=True)
+        hints = typing.get_type_hints(target, localns=dict(namespace), include_extras=True)
     except Exception:  # noqa: BLE001 - fall back to one parameter at a time
         pass
+    else:
+        defaults = {parameter.name: parameter.default for parameter in parameters}
+        return {
+            name: _without_implicit_optional(hint) if defaults.get(name, 0) is None else hint
+            for name, hint in hints.items()
+        }
     globalns = getattr(inspect.unwrap(target), "__globals__", {})
     hints: dict[str, Any] = {}
     for parameter in parameters:
@@ -124,6 +130,22 @@ def _resolve_hints(
         if annotation is not inspect.Parameter.empty:
             hints[parameter.name] = annotation
     return hints
+
+
+def _without_implicit_optional(hint: Any) -> Any:
+    """``hint`` without the ``Optional[...]`` that Python 3.10's ``get_type_hints`` wraps
+    around the annotation of a parameter whose default is ``None`` (3.11 stopped doing so):
+    ``Optional[Annotated[str | None, Field(...)]]`` is ``Annotated[str | None, Field(...)]``,
+    so its description and schema are the same on every Python.
+    """
+    if typing.get_origin(hint) is not typing.Union:
+        return hint
+    members = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+    if len(members) == 1 and typing.get_origin(members[0]) is Annotated:
+        inner = typing.get_args(members[0])[0]
+        if type(None) in typing.get_args(inner):
+            return members[0]
+    return hint
 
 
 def _has_description(annotation: Any, default: Any) -> bool:

@@ -111,14 +111,14 @@ def _resolve_hints(
     """
     target = getattr(function, "__func__", function)
     try:
-        hints = typing.get_type_hints(target, localns=dict(namespace), include_extras=True)
+        resolved = typing.get_type_hints(target, localns=dict(namespace), include_extras=True)
     except Exception:  # noqa: BLE001 - fall back to one parameter at a time
         pass
     else:
         defaults = {parameter.name: parameter.default for parameter in parameters}
         return {
             name: _without_implicit_optional(hint) if defaults.get(name, 0) is None else hint
-            for name, hint in hints.items()
+            for name, hint in resolved.items()
         }
     globalns = getattr(inspect.unwrap(target), "__globals__", {})
     hints: dict[str, Any] = {}

@@ -42,17 +42,25 @@ def _example(task: str, expression: str, answer: str) -> ToolExample:
 
 
 EXAMPLES = (
-    _example("What is 12.5 times 8?", "12.5 * 8", "12.5 times 8 is {result}."),
-    _example("What is 7 to the power of 3?", "7 ** 3", "7 to the power of 3 is {result}."),
+    _example(
+        "What is 12.5 times 8?",
+        "12.5 * 8",
+        "The calculator returned {result}, so 12.5 times 8 is {result}.",
+    ),
+    _example(
+        "What is 7 to the power of 3?",
+        "7 ** 3",
+        "The calculator returned {result}, so 7 to the power of 3 is {result}.",
+    ),
     _example(
         "Split 250 dollars among 4 people. How much does each get?",
         "250 / 4",
-        "Each person gets {result} dollars.",
+        "The calculator returned {result}, so each person gets {result} dollars.",
     ),
     _example(
         "What is the square root of 196, plus 5?",
         "sqrt(196) + 5",
-        "The square root of 196, plus 5, is {result}.",
+        "The calculator returned {result}, so the square root of 196, plus 5, is {result}.",
     ),
 )
 """The calculator's worked examples for few-shot prompts (results computed by it)."""

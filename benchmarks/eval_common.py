@@ -1,6 +1,6 @@
-"""Shared pieces of the eval benchmarks: a local llama_cpp.server serving the bundled Gemma 3
-270M model, gent's agent config for it, the shipped suite, and judging a peer's run with the
-suite's own checks.
+"""Shared pieces of the eval benchmarks: a local llama_cpp.server (or llama.cpp's own
+llama-server) serving the bundled Gemma 3 270M model, gent's agent config for it, the shipped
+suite, and judging a peer's run with the suite's own checks.
 
 llama_cpp.server (llama-cpp-python's OpenAI-compatible server) has no parallel slots: every
 request waits for one lock, and by default a new request *interrupts* the one streaming
@@ -75,27 +75,71 @@ def llama_server(n_ctx: int = 8192, threads: int | None = None) -> Iterator[str]
         "--chat_format",
         "gemma",
     ]
+    with serve(command, f"http://127.0.0.1:{port}/v1/models", "llama_cpp.server"):
+        yield f"http://127.0.0.1:{port}/v1"
+
+
+@contextlib.contextmanager
+def llama_cpp_server(
+    binary: str | os.PathLike[str],
+    slots: int,
+    n_ctx_per_slot: int = 8192,
+    threads: int | None = None,
+) -> Iterator[str]:
+    """Start llama.cpp's own ``llama-server`` on the bundled model with ``slots`` parallel
+    slots (continuous batching: one decode step serves every active request); yield its
+    ``.../v1`` URL. Every slot gets ``n_ctx_per_slot`` tokens of context. For the completions
+    API: the model file carries no chat template."""
+    from gent_llamacpp.model_file import model_file
+
+    port = free_port()
+    threads = threads or os.cpu_count() or 1
+    command = [
+        str(binary),
+        "--model",
+        str(model_file()),
+        "--alias",
+        MODEL_NAME,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--parallel",
+        str(slots),
+        "--ctx-size",
+        str(n_ctx_per_slot * slots),
+        "--threads",
+        str(threads),
+        "--threads-batch",
+        str(threads),
+    ]
+    with serve(command, f"http://127.0.0.1:{port}/health", "llama-server"):
+        yield f"http://127.0.0.1:{port}/v1"
+
+
+@contextlib.contextmanager
+def serve(command: list[str], ready_url: str, name: str) -> Iterator[None]:
+    """Run a model server's ``command`` until ``ready_url`` answers 200; stop it on exit."""
     # A SIGTERM (timeout, kill) unwinds like an exception, so the server is always stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
-            base_url = f"http://127.0.0.1:{port}/v1"
             deadline = time.monotonic() + SERVER_START_DEADLINE
             while True:
                 if process.poll() is not None:
                     log.seek(0)
-                    raise RuntimeError(f"llama_cpp.server exited: {log.read()[-2000:]!r}")
+                    raise RuntimeError(f"{name} exited: {log.read()[-2000:]!r}")
                 try:
-                    with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+                    with urllib.request.urlopen(ready_url, timeout=2) as response:
                         if response.status == 200:
                             break
                 except OSError:
                     pass
                 if time.monotonic() > deadline:
-                    raise RuntimeError("llama_cpp.server did not start in time")
+                    raise RuntimeError(f"{name} did not start in time")
                 time.sleep(0.25)
-            yield base_url
+            yield
         finally:
             process.terminate()
             try:

@@ -35,7 +35,10 @@ ORDER = (
 
 SLOW = {
     "bench_llamacpp": "generates with the bundled model (several minutes)",
-    "bench_eval_concurrency": "runs the eval suite on a local model server (about an hour)",
+    "bench_eval_concurrency": (
+        "runs 8 eval tasks on two local model servers (about 10 minutes; needs llama.cpp's "
+        "llama-server binary, see the script)"
+    ),
     "bench_eval_peers": "runs gent and two peer frameworks on the model server (about an hour)",
     "bench_plugins": "builds two virtual environments with 100 throwaway plugins",
 }

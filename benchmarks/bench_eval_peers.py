@@ -356,6 +356,12 @@ def main() -> None:
         default="grammar,plain",
         help="gent variants: grammar (with its GBNF grammar), plain (without); default both",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="server threads (default: one per core; 1 is faster on a busy 2-core machine)",
+    )
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     suite, tasks = load_tasks(args.tasks)
@@ -366,7 +372,7 @@ def main() -> None:
         f"max {MAX_STEPS} steps, temperature {TEMPERATURE}, one task at a time\n"
     )
     rows = []
-    with llama_server() as url:
+    with llama_server(threads=args.threads) as url:
         variants = {"grammar": True, "plain": False}
         for name in args.gent.split(","):
             grammar = variants[name]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import os
 import re
 from pathlib import Path
 
@@ -82,8 +83,7 @@ def inside_directory(path: Path, root: Path) -> Path:
         real_root = root.resolve()
         candidate = path if path.is_absolute() else real_root / path
         resolved = candidate.resolve()
-        if _is_link_loop(resolved):
-            raise PathRefused("the path is a symbolic link loop")
+        loop = _is_link_loop(resolved)  # Python >= 3.13 resolves a loop without raising
     except RuntimeError:  # Python < 3.13 reports a loop this way
         raise PathRefused("the path is a symbolic link loop") from None
     except (OSError, ValueError) as error:
@@ -91,17 +91,24 @@ def inside_directory(path: Path, root: Path) -> Path:
             raise PathRefused("the path is a symbolic link loop") from None
         reason = getattr(error, "strerror", None) or str(error)
         raise PathRefused(f"the path cannot be resolved ({reason})") from None
+    if loop:
+        raise PathRefused("the path is a symbolic link loop")
     if not resolved.is_relative_to(real_root):
         raise PathRefused("it is outside the working directory")
     return resolved.relative_to(real_root)
 
 
 def _is_link_loop(resolved: Path) -> bool:
-    """Whether a (non-strictly) resolved path is still a symbolic link: a loop."""
+    """Whether a (non-strictly) resolved path runs into a symbolic link loop, in its last
+    part or in a directory on the way (Python 3.13 resolves such a path without raising).
+    """
     try:
-        return resolved.is_symlink() and not resolved.exists()
-    except (OSError, ValueError):
+        os.stat(resolved)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    except ValueError:
         return False
+    return False
 
 
 def resolve_inside(path: Path, root: Path) -> Path | None:

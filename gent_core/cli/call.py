@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.cli.errors import UsageError
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -51,7 +52,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent call``."""
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument("name", metavar="NAME", help="the tool (plugin:name when ambiguous)")
     parser.add_argument(
         "arguments",

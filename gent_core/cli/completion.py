@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 
 __all__ = ["SHELLS", "add_arguments", "candidates", "complete", "run", "script"]
@@ -105,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "knows plugin commands and installed plugin names (gent run -m <Tab>)."
     )
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument("shell", choices=SHELLS, help="the shell")
 
 

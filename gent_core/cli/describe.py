@@ -28,6 +28,7 @@ from gent_core.cli.agentconfig import (
     default_agent_help,
     load_agent_config,
 )
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -63,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent describe``."""
     parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument(
         "config",
         metavar="CONFIG",

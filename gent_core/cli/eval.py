@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
     parser.epilog = _EXAMPLE
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument("suite", metavar="SUITE", help="the suite's YAML file")
     parser.add_argument(
         "configs",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from gent_core.cli.errors import UsageError
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "list the plugins they added and what each supplies."
     )
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument(
         "names",
         metavar="NAME",

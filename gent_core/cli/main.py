@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from gent_core import __version__
+from gent_core.cli.helpformat import HelpFormatter
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -143,7 +144,7 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
         prog="gent",
         description="gent: LLM agents that call tools through text.",
         epilog=_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
     _add_output_options(parser, prefix="global_")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -26,7 +27,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent new-plugin``."""
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     from gent_core.scaffold import KINDS
 
     parser.add_argument(

@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -27,7 +28,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent parse``."""
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument("file", metavar="FILE", help="the model output to parse, or - for stdin")
     parser.add_argument(
         "--format", required=True, metavar="NAME", help="the format plugin: xml, markdown..."

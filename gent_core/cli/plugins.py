@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.cli.table import aligned_table
 from gent_core.errors import GentError
@@ -23,7 +24,7 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent plugins``."""
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument(
         "--json",
         action="store_true",

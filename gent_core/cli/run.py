@@ -23,6 +23,7 @@ from gent_core.cli.agentconfig import (
     split_config_and_task,
 )
 from gent_core.cli.errors import UsageError
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 from gent_core.serialize import to_json_data, write_json
@@ -69,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent run``."""
     parser.description = _DESCRIPTION.format(default_agent=default_agent_help())
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.usage = "%(prog)s [options] [CONFIG] TASK"
     parser.add_argument(
         "arguments",

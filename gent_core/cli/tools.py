@@ -17,6 +17,7 @@ import argparse
 import asyncio
 from typing import Any
 
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.cli.table import aligned_table
 from gent_core.cli.toolsource import ToolInfo
@@ -52,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent tools`` and its ``show`` subcommand."""
     parser.usage = "%(prog)s [-h] [--json] [--config CONFIG] [show NAME]"
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     _add_common(parser, None)
     parser.set_defaults(json=False)
     commands = parser.add_subparsers(dest="tools_command", metavar="show")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from gent_core.cli.errors import UsageError
+from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -33,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "gent-core itself is refused."
     )
     parser.epilog = _EXAMPLES
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = HelpFormatter
     parser.add_argument("names", metavar="NAME", nargs="+", help="the distributions to remove")
     parser.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
 

@@ -8,6 +8,7 @@ options (``{name: json, schema: "pkg.models:Answer"}``); see :class:`ComponentSp
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -328,6 +329,11 @@ def _resolved(path: Path) -> Path:
         if error.errno == errno.ELOOP:
             raise ValueError("the path is a symbolic link loop") from None
         raise ValueError(f"the path cannot be resolved ({error.strerror or error})") from None
+    try:  # Python >= 3.13 resolves a path through a loop without raising
+        os.stat(resolved)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ValueError("the path is a symbolic link loop") from None
     return resolved
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import json
 import os
 import platform
@@ -45,6 +46,7 @@ from eval_common import (
     load_tasks,
     versions,
 )
+from recorder import load_average
 
 MAX_STEPS = 6
 MAX_TOKENS = 128
@@ -363,6 +365,8 @@ def main() -> None:
         help="server threads (default: one per core; 1 is faster on a busy 2-core machine)",
     )
     args = parser.parse_args()
+    began = dt.datetime.now(dt.timezone.utc)
+    load_at_start = load_average()
     warnings.filterwarnings("ignore")
     suite, tasks = load_tasks(args.tasks)
     tasks = tasks[:: args.stride]
@@ -404,10 +408,16 @@ def main() -> None:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump({"tasks": len(tasks), "rows": rows}, file, indent=2)
-    record_results(rows[:count], rows[count:], len(tasks))
+    record_results(rows[:count], rows[count:], len(tasks), began, load_at_start)
 
 
-def record_results(gents: list[dict[str, Any]], peers: list[dict[str, Any]], tasks: int) -> None:
+def record_results(
+    gents: list[dict[str, Any]],
+    peers: list[dict[str, Any]],
+    tasks: int,
+    began: dt.datetime,
+    load_at_start: float | None,
+) -> None:
     """Save the figures for the benchmark report (benchmarks/recorder.py)."""
     from recorder import Recorder
 
@@ -419,6 +429,7 @@ def record_results(gents: list[dict[str, Any]], peers: list[dict[str, Any]], tas
         "own checks judging every framework: gent (xml x json over the completions API), "
         "LangChain's text ReAct agent, smolagents' CodeAgent.",
     )
+    record.started, record.load_at_start = began, load_at_start  # the run, not this call
     for gent in gents:
         for peer in peers:
             record.measure(

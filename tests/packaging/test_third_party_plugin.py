@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 
 from gent_core.testing.distributions import write_plugin_project
 from tests.packaging.acme_plugin import SOURCE
@@ -128,16 +129,15 @@ def test_its_components_write_the_few_shot_example_and_its_chain_the_grammar(
     assert described.returncode == 0, described.stderr
     parts = sections(described.stdout)
     request = next(text for title, text in parts.items() if title.startswith("Request sent"))
-    example = request.split("Example of the format:\n", 1)[1].split("Now the real task:")[0]
-    # The format's sections around the chain's own format_calls, then the observation the
-    # format writes (nested sections, so its verbatim form with the length).
-    assert (
-        '[[action]]\nCALL calculator {"expression": "6 * 7"}\n[[/action]]\n'
-        "[[observation:35]]\n[[calculator]]\n42\n[[/calculator]]\n[[/observation]]"
-    ) in example
-    assert "[[answer]]\nThe calculator tool returned 42, so the answer is 42.\n[[/answer]]" in (
-        example
-    )
+    example = request.split("of the format:\n", 1)[1].split("Now the real task:")[0]
+    # The calculator's first declared example, written by the format's sections around the
+    # chain's own format_calls, then the observation the format writes (nested sections, so
+    # its verbatim form with the length).
+    declared = calculator_examples[0]
+    call = json.dumps(dict(declared.arguments))
+    assert f"[[action]]\nCALL calculator {call}\n[[/action]]\n[[observation:" in example
+    assert f"[[calculator]]\n{declared.result}\n[[/calculator]]\n[[/observation]]" in example
+    assert f"[[answer]]\n{declared.answer}\n[[/answer]]" in example
     assert request.rstrip().endswith("[[task]]\nWhat is 17 * 23?\n[[/task]]")
     assert '"CALL calculator " acme-calculator-args' in parts["Grammar (GBNF)"]
     assert parts["What constrains each section"].splitlines() == [

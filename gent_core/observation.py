@@ -19,6 +19,7 @@ __all__ = [
     "error_text",
     "inside_directory",
     "resolve_inside",
+    "resolve_real",
     "section_name_for",
     "truncate_output",
 ]
@@ -79,11 +80,23 @@ def inside_directory(path: Path, root: Path) -> Path:
         raise PathRefused("the path contains a NUL byte")
     if ".." in path.parts:
         raise PathRefused("the path contains '..'; it is outside the working directory")
+    real_root = resolve_real(root)
+    resolved = resolve_real(path if path.is_absolute() else real_root / path)
+    if not resolved.is_relative_to(real_root):
+        raise PathRefused("it is outside the working directory")
+    return resolved.relative_to(real_root)
+
+
+def resolve_real(path: Path) -> Path:
+    """``path`` made absolute with its symbolic links resolved.
+
+    Raises:
+        PathRefused: The path runs into a symbolic link loop (on every Python: 3.13 resolves
+            such a path without raising), or the system cannot resolve it (too long...).
+    """
     try:
-        real_root = root.resolve()
-        candidate = path if path.is_absolute() else real_root / path
-        resolved = candidate.resolve()
-        loop = _is_link_loop(resolved)  # Python >= 3.13 resolves a loop without raising
+        resolved = path.resolve()
+        loop = _is_link_loop(resolved)
     except RuntimeError:  # Python < 3.13 reports a loop this way
         raise PathRefused("the path is a symbolic link loop") from None
     except (OSError, ValueError) as error:
@@ -93,9 +106,7 @@ def inside_directory(path: Path, root: Path) -> Path:
         raise PathRefused(f"the path cannot be resolved ({reason})") from None
     if loop:
         raise PathRefused("the path is a symbolic link loop")
-    if not resolved.is_relative_to(real_root):
-        raise PathRefused("it is outside the working directory")
-    return resolved.relative_to(real_root)
+    return resolved
 
 
 def _is_link_loop(resolved: Path) -> bool:

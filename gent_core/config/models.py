@@ -7,8 +7,6 @@ options (``{name: json, schema: "pkg.models:Answer"}``); see :class:`ComponentSp
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -29,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gent_core.config.secrets import Redactor, redact_value
+from gent_core.observation import resolve_real
 
 if TYPE_CHECKING:
     from gent_core.context import Limits
@@ -317,26 +316,6 @@ def _expand_home(path: Path) -> Path:
         ) from None
 
 
-def _resolved(path: Path) -> Path:
-    """``path`` made absolute with symbolic links resolved; ``ValueError`` for a link loop or a
-    path the system cannot resolve.
-    """
-    try:
-        resolved = path.resolve()
-    except RuntimeError:  # Python < 3.13 reports a loop this way
-        raise ValueError("the path is a symbolic link loop") from None
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise ValueError("the path is a symbolic link loop") from None
-        raise ValueError(f"the path cannot be resolved ({error.strerror or error})") from None
-    try:  # Python >= 3.13 resolves a path through a loop without raising
-        os.stat(resolved)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise ValueError("the path is a symbolic link loop") from None
-    return resolved
-
-
 class AgentConfig(_Redacting):
     """An agent, as configured in a YAML file.
 
@@ -385,7 +364,8 @@ class AgentConfig(_Redacting):
         value = _expand_home(value)
         if base is not None and not value.is_absolute():
             value = Path(base) / value
-        return _resolved(value) if base is not None else value
+        # A link loop or an unresolvable path: PathRefused, a ValueError saying which.
+        return resolve_real(value) if base is not None else value
 
     def limits_object(self) -> Limits:
         """Return the run's :class:`~gent_core.context.Limits`."""

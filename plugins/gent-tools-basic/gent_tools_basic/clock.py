@@ -50,16 +50,21 @@ def _city(zone: str) -> str:
     return zone.strip().rsplit("/", 1)[-1].replace(" ", "_").lower()
 
 
+def _named(zone: str, names: list[str]) -> list[str]:
+    """The zones ``zone`` names as written in another case, else those of the city it names."""
+    wanted = zone.strip().replace(" ", "_").lower()
+    by_case = [name for name in names if name.lower() == wanted]
+    return by_case or [name for name in names if _city(name) == _city(zone)]
+
+
 def _suggestions(zone: str) -> list[str]:
     """Existing zone names close to ``zone`` (matching its city part first)."""
     names = _zone_names()
-    wanted = zone.strip().replace(" ", "_").lower()
-    by_case = [name for name in names if name.lower() == wanted]
-    if by_case:
-        return by_case
-    by_city = [name for name in names if _city(name) == _city(zone)]
+    named = _named(zone, names)
+    if named and named[0].lower() == zone.strip().replace(" ", "_").lower():
+        return named
     close = difflib.get_close_matches(zone, names, n=3, cutoff=0.6)
-    return list(dict.fromkeys(by_city + close))[:3]
+    return list(dict.fromkeys(named + close))[:3]
 
 
 def _resolve(name: str) -> str:
@@ -70,23 +75,16 @@ def _resolve(name: str) -> str:
     Raises:
         UnknownTimeZoneError: No zone, or several, fit; with the closest names.
     """
-    if len(name) <= _MAX_ZONE_LENGTH:
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            pass
-        else:
-            return name
-        suggestions = _suggestions(name)
-        fitting = [
-            zone
-            for zone in suggestions
-            if zone.lower() == name.replace(" ", "_").lower() or _city(zone) == _city(name)
-        ]
-        if len(fitting) == 1:
-            return fitting[0]
-        raise UnknownTimeZoneError(name, suggestions)
-    raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
+    if len(name) > _MAX_ZONE_LENGTH:
+        raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        named = _named(name, _zone_names())
+        if len(named) == 1:
+            return named[0]
+        raise UnknownTimeZoneError(name, _suggestions(name)) from None
+    return name
 
 
 def reading(now: datetime, zone_name: str) -> dict[str, str]:

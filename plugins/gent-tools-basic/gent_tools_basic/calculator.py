@@ -8,7 +8,13 @@ from pydantic import Field
 
 from gent_core.errors import Location, ToolExecutionError
 from gent_core.tools import ToolExample, tool
-from gent_tools_basic.arithmetic import ACCEPTED, ArithmeticProblem, Number, evaluate
+from gent_tools_basic.arithmetic import (
+    ACCEPTED,
+    MAX_EXPRESSION_LENGTH,
+    ArithmeticProblem,
+    Number,
+    evaluate,
+)
 from gent_tools_basic.wording import rewrite
 
 __all__ = ["EXAMPLES", "CalculatorError", "calculator"]
@@ -84,9 +90,10 @@ def calculator(
     try:
         return evaluate(expression)
     except ArithmeticProblem as problem:
-        if problem.syntax:
+        if problem.syntax and len(expression) <= MAX_EXPRESSION_LENGTH:
             # Written arithmetic ("9876 minus 6789", "7 x 6", "17% of 240"): read it as the
-            # expression it spells, when that is one (a valid expression never gets here).
+            # expression it spells, when that is one (a valid expression never gets here; an
+            # over-long one is refused as it is, without rewriting it first).
             spelled = rewrite(expression)
             if spelled != expression.strip():
                 try:

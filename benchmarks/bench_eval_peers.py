@@ -86,8 +86,10 @@ def run_gent(url: str, suite: Any, tasks: Any, grammar: bool) -> list[PeerRun]:
     from gent_core.config import parse_config
     from gent_core.eval import EvalRunner, Suite, build_configurations
 
+    # not streamed, like the LangChain agent: llama_cpp.server reports token usage only then
     text = gent_config(url, grammar=grammar).replace(
-        "  api: completions\n", f"  api: completions\n  max_tokens: {MAX_TOKENS}\n"
+        "  api: completions\n",
+        f"  api: completions\n  max_tokens: {MAX_TOKENS}\n  stream: false\n",
     )
     configs = build_configurations([("server", parse_config(text))])
     result = asyncio.run(EvalRunner(Suite(suite.name, suite.path, tuple(tasks)), configs).run())

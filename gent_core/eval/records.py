@@ -38,6 +38,8 @@ class RunRecord:
         tool_calls: Tool calls made.
         input_tokens: Prompt tokens over the run's model calls.
         output_tokens: Generated tokens over the run's model calls.
+        tokens_reported: Whether the back end reported token counts for any model call (a
+            server that does not leaves both counts at 0).
         seconds: Wall time of the run (model loading excluded).
         transcript: The run's JSONL transcript, if kept.
         error: Why the run could not run, or why the agent stopped without an answer.
@@ -56,6 +58,7 @@ class RunRecord:
     tool_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    tokens_reported: bool = False
     seconds: float = 0.0
     transcript: str | None = None
     error: str | None = None
@@ -88,6 +91,7 @@ class RunRecord:
             "tool_calls": self.tool_calls,
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
+            "tokens_reported": self.tokens_reported,
             "seconds": round(self.seconds, 4),
             "transcript": self.transcript,
             "error": self.error,

@@ -51,7 +51,10 @@ def summary_rows(summaries: Sequence[ConfigurationSummary]) -> list[list[str]]:
     rows = []
     for summary in summaries:
         mean_in, mean_out = summary.mean_tokens()
-        tokens = "-" if mean_in is None else f"{mean_in:,.0f} / {mean_out:,.0f}"
+        if summary.runs and not summary.tokens_reported:
+            tokens = "not reported"
+        else:
+            tokens = "-" if mean_in is None else f"{mean_in:,.0f} / {mean_out:,.0f}"
         rows.append(
             [
                 summary.label,
@@ -126,8 +129,9 @@ def markdown_report(
     lines += [
         "Success: runs that answered and passed every check, of the runs that ran; the interval "
         "is the 95% Wilson score interval. Format errors: outputs the agent could not use. Tool "
-        "errors: tool calls that failed. Runs that could not run (back end failures) are left "
-        "out of the rates.",
+        'errors: tool calls that failed. Tokens: "not reported" when the back end gave no '
+        "counts (a server that reports none while streaming: set its `stream: false`). Runs "
+        "that could not run (back end failures) are left out of the rates.",
         "",
     ]
     if result.notes:

@@ -55,6 +55,11 @@ class RunOutcome(Protocol):
         ...
 
     @property
+    def tokens_reported(self) -> bool:
+        """Whether the back end reported token counts."""
+        ...
+
+    @property
     def seconds(self) -> float:
         """Wall time of the run."""
         ...
@@ -113,6 +118,8 @@ class ConfigurationSummary:
         tool_errors: Failed tool calls over every run.
         input_tokens: Prompt tokens over every run.
         output_tokens: Generated tokens over every run.
+        tokens_reported: Whether any run's back end reported token counts (otherwise the
+            counts are unknown, not zero).
         median_solved_seconds: Median wall time of the solved runs (``None`` when none).
     """
 
@@ -129,10 +136,13 @@ class ConfigurationSummary:
     input_tokens: int
     output_tokens: int
     median_solved_seconds: float | None
+    tokens_reported: bool = True
 
     def mean_tokens(self) -> tuple[float | None, float | None]:
-        """Mean prompt and generated tokens per run."""
-        if not self.runs:
+        """Mean prompt and generated tokens per run (``None`` when nothing ran or no token
+        counts were reported).
+        """
+        if not self.runs or not self.tokens_reported:
             return None, None
         return self.input_tokens / self.runs, self.output_tokens / self.runs
 
@@ -151,6 +161,7 @@ class ConfigurationSummary:
             "tool_errors": self.tool_errors,
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
+            "tokens_reported": self.tokens_reported,
             "mean_input_tokens": mean_in,
             "mean_output_tokens": mean_out,
             "median_solved_seconds": self.median_solved_seconds,
@@ -178,4 +189,5 @@ def summarise(label: str, records: Sequence[RunOutcome]) -> ConfigurationSummary
         median_solved_seconds=(
             statistics.median(record.seconds for record in passed) if passed else None
         ),
+        tokens_reported=any(record.tokens_reported for record in ran),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gent_core.eval.records import RunRecord
+from gent_core.eval.report import COLUMNS, summary_rows
 from gent_core.eval.stats import summarise, wilson_interval
 
 
@@ -33,6 +34,7 @@ def test_wilson_interval_edges() -> None:
 
 
 def run(status: str, **values: object) -> RunRecord:
+    values.setdefault("tokens_reported", True)
     return RunRecord("c", "t", 1, status, **values)  # type: ignore[arg-type]
 
 
@@ -61,6 +63,17 @@ def test_summary_counts_excludes_runs_that_could_not_run() -> None:
     assert (summary.input_tokens, summary.output_tokens) == (1000, 100)
     assert summary.mean_tokens() == (250.0, 25.0)
     assert summary.median_solved_seconds == 2.0  # solved runs only
+
+
+def test_tokens_no_back_end_reported_are_unknown_not_zero() -> None:
+    summary = summarise("c", [run("passed", steps=2, tokens_reported=False)] * 3)
+    assert not summary.tokens_reported
+    assert summary.mean_tokens() == (None, None)
+    assert summary.to_dict()["tokens_reported"] is False
+    assert summary_rows([summary])[0][COLUMNS.index("tokens in/out per run")] == "not reported"
+    # one run that reported is enough to show the counts
+    mixed = summarise("c", [run("passed", input_tokens=90), run("passed", tokens_reported=False)])
+    assert mixed.mean_tokens() == (45.0, 0.0)
 
 
 def test_summary_of_nothing() -> None:

@@ -334,11 +334,16 @@ class OpenAIModel(Model):
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
         """Stream the response to ``request``; the last chunk carries usage (when the server
-        reports it) and the finish reason. Closing the iterator closes the HTTP response.
+        reports it) and the finish reason. Closing the iterator closes the HTTP response. With
+        the ``stream`` option off, the whole response comes as one chunk.
 
         Raises:
             ModelError: On authentication, model-name, connection or server failures.
         """
+        if not self.options.stream:
+            whole = await self.complete(request)
+            yield ModelChunk(whole.text, usage=whole.usage, finish_reason=whole.finish_reason)
+            return
         client = self._get_client()
         body = self.request_body(request, stream=True)
         attempt = 0

@@ -31,6 +31,9 @@ class OpenAIOptions(BaseModel):
             the first chunk arrived).
         backoff: First retry delay in seconds; doubled each retry, with jitter.
         max_backoff: Longest retry delay in seconds (also caps ``Retry-After``).
+        stream: Stream responses as server-sent events. Off, each request waits for the
+            whole response (one chunk): for proxies that cannot stream, and for servers that
+            report token usage only then (llama-cpp-python's server).
         stream_usage: Ask for token usage in the stream (``stream_options``).
         grammar: Send the agent's GBNF grammar as the ``grammar`` field (llama.cpp servers).
         few_shot: With ``api: completions``, open the prompt with an example in the agent's own
@@ -59,6 +62,7 @@ class OpenAIOptions(BaseModel):
     max_retries: int = Field(3, ge=0, le=10)
     backoff: float = Field(0.5, ge=0)
     max_backoff: float = Field(8.0, ge=0)
+    stream: bool = True
     stream_usage: bool = True
     grammar: bool = False
     few_shot: bool = True

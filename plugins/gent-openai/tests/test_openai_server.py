@@ -62,6 +62,25 @@ def test_chat_without_streaming_reports_usage(llama_server: str) -> None:
     assert response.finish_reason in ("stop", "length")
 
 
+def test_stream_off_yields_the_whole_response_with_the_usage_the_stream_lacks(
+    llama_server: str,
+) -> None:
+    # llama_cpp.server reports no usage while streaming; with stream: false it does
+    def model(**options: Any) -> OpenAIModel:
+        return OpenAIModel(
+            base_url=llama_server, model="gemma", api="completions", temperature=0, **options
+        )
+
+    request = ModelRequest(COUNTING, max_tokens=6)
+    streamed = stream(model(), request)
+    whole = stream(model(stream=False), request)
+    assert len(whole) == 1
+    assert whole[0].text == "".join(chunk.text for chunk in streamed)
+    assert whole[0].finish_reason == "length"
+    assert whole[0].usage is not None and whole[0].usage.output_tokens == 6
+    assert whole[0].usage.input_tokens is not None and whole[0].usage.input_tokens > 0
+
+
 def test_completions_api_streams_the_continuation_of_the_prompt(llama_server: str) -> None:
     model = OpenAIModel(base_url=llama_server, model="gemma", api="completions", temperature=0)
     request = ModelRequest(COUNTING, max_tokens=10)

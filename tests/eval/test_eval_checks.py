@@ -113,6 +113,36 @@ def test_tool_called_name_args_and_counts() -> None:
     assert 'current_time({"timezone": "<timezone>"}) failed' in detail
 
 
+def test_tool_called_returning_judges_what_the_tool_did_not_how_it_was_asked() -> None:
+    # the model wrote a wrong area; the tool resolved it to the city's zone
+    resolved = record("current_time", CLOCK, timezone="America/Tokyo")
+    ctx = context("ok", resolved)
+    tokyo = ToolCalledCheck(name="current_time", result={"timezone": "Asia/Tokyo"})
+    assert tokyo.evaluate(ctx).passed
+    assert not tokyo.model_copy(update={"args": {"timezone": "Asia/Tokyo"}}).evaluate(ctx).passed
+    assert not ToolCalledCheck(name="current_time", result={"timezone": "UTC"}).evaluate(ctx).passed
+    # dotted paths into the result; a missing path or a failed call never matches
+    nested = record("lookup", {"items": [{"name": "a"}]}, q="x")
+    assert (
+        ToolCalledCheck(name="lookup", result={"items.0.name": "a"})
+        .evaluate(context("ok", nested))
+        .passed
+    )
+    assert not ToolCalledCheck(name="current_time", result={"nowhere": 1}).evaluate(ctx).passed
+    failed = record("current_time", error="Unknown time zone", timezone="Mars/Base")
+    lenient = ToolCalledCheck(
+        name="current_time", result={"timezone": "Asia/Tokyo"}, succeeded=False
+    )
+    assert not lenient.evaluate(context("ok", failed)).passed
+    assert tokyo.describe() == "called current_time returning timezone='Asia/Tokyo'"
+    asia = ToolCalledCheck(name="current_time", result_match={"timezone": "^asia/"})
+    assert asia.evaluate(ctx).passed
+    assert asia.describe() == "called current_time returning timezone~/^asia//"
+    assert (
+        not asia.model_copy(update={"result_match": {"timezone": "^Europe/"}}).evaluate(ctx).passed
+    )
+
+
 def test_result_in_answer_reads_what_the_tool_returned() -> None:
     tokyo = record("current_time", CLOCK, timezone="Asia/Tokyo")
     year = ResultInAnswerCheck(tool="current_time", field="datetime", regex=r"^(\d{4})")

@@ -27,14 +27,26 @@ from gent_core.eval.checks.base import (
 )
 
 
+def _matches_text(pattern: str, value: Any) -> bool:
+    """Whether ``value`` (text as it is, anything else as JSON) matches ``pattern``."""
+    text = value if isinstance(value, str) else json.dumps(to_jsonable(value))
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
 class ToolCalledCheck(Check):
-    r"""The run called a tool (successfully, by default), optionally with given arguments.
+    r"""The run called a tool (successfully, by default), optionally with given arguments or
+    returning given values.
 
     Attributes:
         name: The tool's name.
         args: Arguments the call must have, with exactly these values (others may be there).
         args_match: Arguments whose text must match a regular expression (``re.search``,
             case ignored), e.g. ``{expression: '144\s*/\s*12'}``.
+        result: Values the call's result must have, by dotted path into it, e.g.
+            ``{timezone: Asia/Tokyo}``: what the tool did, however the model spelled the
+            arguments (a tool that resolves ``Tokyo`` to ``Asia/Tokyo`` passes).
+        result_match: Values in the call's result whose text must match a regular expression
+            (``re.search``, case ignored), by dotted path.
         succeeded: Only successful calls count (``false``: any call counts).
         min: Fewest matching calls accepted.
         max: Most matching calls accepted (``None``: no limit).
@@ -46,6 +58,8 @@ class ToolCalledCheck(Check):
     name: str = Field(min_length=1)
     args: dict[str, Any] = Field(default_factory=dict)
     args_match: dict[str, Pattern] = Field(default_factory=dict)
+    result: dict[str, Any] = Field(default_factory=dict)
+    result_match: dict[str, Pattern] = Field(default_factory=dict)
     succeeded: bool = True
     min: int = Field(default=1, ge=0)
     max: int | None = Field(default=None, ge=0)
@@ -55,11 +69,14 @@ class ToolCalledCheck(Check):
             if key not in call.args or to_jsonable(call.args[key]) != to_jsonable(expected):
                 return False
         for key, pattern in self.args_match.items():
-            if key not in call.args:
+            if key not in call.args or not _matches_text(pattern, call.args[key]):
                 return False
-            value = call.args[key]
-            text = value if isinstance(value, str) else json.dumps(to_jsonable(value))
-            if re.search(pattern, text, re.IGNORECASE) is None:
+        output = to_jsonable(call.output)
+        for path, expected in self.result.items():
+            if to_jsonable(expected) not in list(_field(output, path)):
+                return False
+        for path, pattern in self.result_match.items():
+            if not any(_matches_text(pattern, value) for value in _field(output, path)):
                 return False
         return True
 
@@ -70,6 +87,10 @@ class ToolCalledCheck(Check):
         wanted += [f"{key}~/{pattern}/" for key, pattern in self.args_match.items()]
         if wanted:
             text += " with " + ", ".join(wanted)
+        returned = [f"{path}={value!r}" for path, value in self.result.items()]
+        returned += [f"{path}~/{pattern}/" for path, pattern in self.result_match.items()]
+        if returned:
+            text += " returning " + ", ".join(returned)
         if self.min != 1 or self.max is not None:
             text += f" ({self.min}..{'' if self.max is None else self.max} times)"
         return text

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gent_core.example_choice import choose_examples
 from gent_core.grammar.sections import GrammarUnsupportedError, section_delimiters
 from gent_core.observation import section_name_for
 from gent_core.sections import FormattedSection
@@ -163,29 +164,39 @@ def _fallback_example(chain: ToolChain | None) -> FewShotExample:
 
 
 def default_examples(
-    structure: OutputStructure, count: int = DEFAULT_EXAMPLE_COUNT
+    structure: OutputStructure, count: int = DEFAULT_EXAMPLE_COUNT, task: str | None = None
 ) -> list[FewShotExample]:
     """The few-shot examples gent shows for ``structure``.
 
     With tools that declare examples (:attr:`Tool.examples <gent_core.tools.base.Tool.examples>`),
-    up to ``count`` of them, taken in turn from each tool so that they show different tools,
-    values and results (a small model copies a single example verbatim); an example the
-    chain cannot write is skipped. Otherwise one task solved with the tool chain's first
-    example call, its result :data:`EXAMPLE_RESULT` (made up: declare examples to show true
-    ones), and an answer restating it. Without tools, one task answered at once.
+    up to ``count`` of them, so that they show different tools, values and results (a small
+    model copies a single example verbatim); an example the chain cannot write is skipped.
+    Without ``task``, they are taken in turn from each tool. With it, they are the ones most
+    like the task, one of each tool first, the most alike last
+    (:func:`~gent_core.example_choice.choose_examples`).
+
+    Without declared examples, one task solved with the tool chain's first example call, its
+    result :data:`EXAMPLE_RESULT` (made up: declare examples to show true ones), and an
+    answer restating it. Without tools, one task answered at once.
     """
     chain = structure.toolchain
-    examples: list[FewShotExample] = []
-    if chain is not None:
+    writable: list[tuple[tuple[Tool, ToolExample], FewShotExample]] = []
+    if chain is not None and count > 0:
         for tool, declared in _declared_examples(chain.tools):
-            if len(examples) == count:
+            if task is None and len(writable) == count:
                 break
             try:
                 example = example_from_tool(chain, tool, declared)
                 chain.format_calls(example.calls)
             except Exception:  # noqa: BLE001 - a chain that cannot write it: skip it
                 continue
-            examples.append(example)
+            writable.append(((tool, declared), example))
+    if task is None:
+        examples = [example for _, example in writable[:count]]
+    else:
+        written = {id(pair[1]): example for pair, example in writable}
+        chosen = choose_examples(task, [pair for pair, _ in writable], count)
+        examples = [written[id(declared)] for _, declared in chosen]
     return examples or [_fallback_example(chain)]
 
 
@@ -315,6 +326,14 @@ def _structured(
     return f"{head}\n{body}\n" if head else f"{body}\n"
 
 
+def _first_task(messages: Sequence[Message], fmt: TextFormat) -> str | None:
+    """The text of the conversation's first user message that is not an observation."""
+    for message in messages:
+        if message.role == "user" and not _is_observation(fmt, message.text):
+            return message.text
+    return None
+
+
 def _transcript_line(message: Message) -> str:
     """One message of a plain transcript: ``User: ...``, ``Assistant: ...`` (with a line per
     native tool call), ``Tool result of NAME: ...``.
@@ -353,7 +372,8 @@ def render_prompt(
         messages: The conversation, system message first.
         structure: The agent's output structure; ``None`` renders a plain transcript.
         few_shot: Add examples in the agent's format (structured prompts only).
-        examples: The examples to show; :func:`default_examples` by default.
+        examples: The examples to show; by default :func:`default_examples` for the first
+            user message (the task).
 
     Returns:
         The prompt; the model's continuation is its next output.
@@ -363,5 +383,6 @@ def render_prompt(
     if not few_shot:
         shown: Sequence[FewShotExample] = ()
     else:
-        shown = default_examples(structure) if examples is None else examples
+        task = _first_task(messages, structure.format)
+        shown = default_examples(structure, task=task) if examples is None else examples
     return _structured(messages, structure, shown)

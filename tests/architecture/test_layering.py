@@ -57,6 +57,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.guidance",
             "gent_core.grammar",
             "gent_core.base_prompt",
+            "gent_core.example_choice",
             "gent_core.observation",
             "gent_core.terminations",
             "gent_core.tools",

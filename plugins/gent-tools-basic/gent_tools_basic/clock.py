@@ -89,25 +89,27 @@ def _resolve(name: str) -> str:
 
 def reading(now: datetime, zone_name: str) -> dict[str, str]:
     """What :func:`current_time` returns for the moment ``now`` (an aware datetime) in the
-    zone called ``zone_name``.
+    zone called ``zone_name``: the time (hours and minutes), the weekday and the date as a
+    person says them ("11:30 on Wednesday, 2024-05-01"), in that order, so a small model can
+    copy them into its answer one after the other; then the zone and the full ISO 8601
+    datetime.
     """
     return {
-        "datetime": now.isoformat(timespec="seconds"),
-        "timezone": zone_name,
+        "time": f"{now:%H:%M}",
         "weekday": _WEEKDAYS[now.weekday()],
+        "date": f"{now:%Y-%m-%d}",
+        "timezone": zone_name,
+        "datetime": now.isoformat(timespec="seconds"),
     }
 
 
 def _example(task: str, zone: str, moment: str, answer: str) -> ToolExample:
     """An example at a fixed, made-up UTC ``moment``: the result is what the tool returns
-    then (:func:`reading`); ``answer`` is formatted with the result's fields and ``time``
-    (``HH:MM``).
+    then (:func:`reading`); ``answer`` is formatted with the result's fields.
     """
     now = datetime.fromisoformat(moment).astimezone(ZoneInfo(zone))
     result = reading(now, zone)
-    return ToolExample(
-        task, {"timezone": zone}, result, answer.format(time=f"{now:%H:%M}", **result)
-    )
+    return ToolExample(task, {"timezone": zone}, result, answer.format(**result))
 
 
 EXAMPLES = (
@@ -115,19 +117,19 @@ EXAMPLES = (
         "What time is it in Madrid?",
         "Europe/Madrid",
         "2024-05-01T09:30:00+00:00",
-        "In Madrid it is {time} on {weekday}, {datetime:.10}.",
+        "In Madrid it is {time} on {weekday}, {date}.",
     ),
     _example(
         "Which day of the week is it in Seoul?",
         "Asia/Seoul",
         "2023-11-16T20:05:00+00:00",
-        "In Seoul it is {time} on {weekday}, {datetime:.10}.",
+        "In Seoul it is {time} on {weekday}, {date}.",
     ),
     _example(
         "What is the date today in Toronto?",
         "America/Toronto",
         "2025-02-03T14:45:00+00:00",
-        "In Toronto it is {time} on {weekday}, {datetime:.10}.",
+        "In Toronto it is {time} on {weekday}, {date}.",
     ),
 )
 """The clock's worked examples for few-shot prompts: what the tool returns at fixed,
@@ -144,7 +146,7 @@ def current_time(
         ),
     ] = None,
 ) -> dict[str, str]:
-    """Get the current date and time (ISO 8601), with the weekday and the time zone."""
+    """Get the current time, weekday and date, with the time zone and the ISO 8601 datetime."""
     if timezone is None or not timezone.strip():
         now = datetime.now().astimezone()
         zone_name = now.tzname() or "local"

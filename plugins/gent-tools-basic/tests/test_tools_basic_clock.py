@@ -44,6 +44,10 @@ def test_with_zone(zone: str, offsets: set[timedelta]) -> None:
     assert output["timezone"] == zone
     assert output["weekday"] == WEEKDAYS[moment.weekday()]
     assert "." not in output["datetime"]  # second precision
+    # the date and time as a person says them, from the same moment
+    assert output["date"] == output["datetime"][:10]
+    assert output["time"] == output["datetime"][11:16]
+    assert list(output) == ["time", "weekday", "date", "timezone", "datetime"]
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,33 @@ the expression's length (which the calculator bounds).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["rewrite"]
 
 _NUMBER = r"\d+(?:\.\d+)?"
+_SIGNED = rf"-?{_NUMBER}"
+_LIST = rf"{_SIGNED}(?:\s*,\s*{_SIGNED})*\s*,?\s+and\s+{_SIGNED}"
+"""Numbers written as a list: ``4, 8 and 15``."""
 
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+
+def _joined(operator: str) -> Callable[[re.Match[str]], str]:
+    """A replacement joining the numbers of a written list with ``operator``."""
+
+    def replace(match: re.Match[str]) -> str:
+        return f" {operator} ".join(re.findall(_SIGNED, match[1]))
+
+    return replace
+
+
+def _average(match: re.Match[str]) -> str:
+    numbers = re.findall(_SIGNED, match[1])
+    return f"({' + '.join(numbers)}) / {len(numbers)}"
+
+
+_Replacement = str | Callable[[re.Match[str]], str]
+
+_RULES: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
     for pattern, replacement in (
         # Signs that are not Python operators.
@@ -40,6 +61,17 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\braised\s+to(?:\s+the\s+power\s+of)?\b", "**"),
         (r"\bsquared\b", "** 2"),
         (r"\bcubed\b", "** 3"),
+        # Arithmetic said with a verb or a noun: "subtract 999 from 5000", "add 2 and 3",
+        # "multiply 37 by 43", "divide 81 by 0.9", "the difference between 9 and 4", "the
+        # sum / product / average of 4, 8 and 15".
+        (rf"\bsubtract\s+({_SIGNED})\s+from\s+({_SIGNED})", r"\2 - \1"),
+        (rf"\badd\s+({_SIGNED})\s+(?:and|to)\s+({_SIGNED})(?:\s+together)?", r"\1 + \2"),
+        (rf"\bmultiply\s+({_SIGNED})\s+(?:by|and)\s+({_SIGNED})", r"\1 * \2"),
+        (rf"\bdivide\s+({_SIGNED})\s+by\s+({_SIGNED})", r"\1 / \2"),
+        (rf"(?:the\s+)?difference\s+between\s+({_SIGNED})\s+and\s+({_SIGNED})", r"\1 - \2"),
+        (rf"(?:the\s+)?sum\s+of\s+({_LIST})", _joined("+")),
+        (rf"(?:the\s+)?product\s+of\s+({_LIST})", _joined("*")),
+        (rf"(?:the\s+)?(?:average|mean)\s+of\s+({_LIST})", _average),
         # Operator words.
         (r"\b(?:multiplied\s+by|times)\b", "*"),
         (r"\b(?:divided\s+by|over)\b", "/"),

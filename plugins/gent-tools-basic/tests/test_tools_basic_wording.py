@@ -36,6 +36,16 @@ from gent_core.testing import assert_linear, run_tool_sync
         ("What is 144 divided by 12?", 12.0),
         ("17 mod 5", 2),
         ("6 * 7 =", 42),
+        ("subtract 999 from 5000", 4001),
+        ("Add 1234 and 5678 together", 6912),
+        ("add -45 to 17", -28),
+        ("multiply 37 by 43", 1591),
+        ("divide 81 by 0.9", 90.0),
+        ("the difference between 9 and 4", 5),
+        ("the sum of 250, 375 and 125", 750),
+        ("product of 2, 3, and 7", 42),
+        ("the average of 4, 8, 15, 16, 23 and 42", 18.0),
+        ("mean of 1 and 2", 1.5),
     ],
 )
 def test_written_arithmetic_is_evaluated_as_the_expression_it_spells(

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import importlib.resources
+import unicodedata
 from datetime import datetime
 from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -45,16 +48,55 @@ def _zone_names() -> list[str]:
     return sorted(available_timezones() - _NOT_ZONES)
 
 
+def _plain(text: str) -> str:
+    """``text`` lower-cased without accents, spaces, underscores or hyphens, the way names are
+    compared (``"São Paulo"``, ``"Sao_Paulo"`` and ``"saopaulo"`` are the same name).
+    """
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(char for char in decomposed if char.isalnum() or char in "/+")
+
+
 def _city(zone: str) -> str:
-    """The city part of a zone name, as zone names write it (``"new york"`` -> ``new_york``)."""
-    return zone.strip().rsplit("/", 1)[-1].replace(" ", "_").lower()
+    """The city part of a zone name, compared plainly (``"New York"`` -> ``newyork``)."""
+    return _plain(zone).rsplit("/", 1)[-1]
+
+
+@functools.cache
+def _countries() -> dict[str, list[str]]:
+    """Country names (plain) and the zones each has, from the tz database's own tables
+    (``iso3166.tab``, ``zone1970.tab``, shipped by the ``tzdata`` package); empty when they
+    cannot be read.
+    """
+    try:
+        tables = importlib.resources.files("tzdata") / "zoneinfo"
+        codes = (tables / "iso3166.tab").read_text(encoding="utf-8")
+        zones = (tables / "zone1970.tab").read_text(encoding="utf-8")
+    except (ImportError, OSError):
+        return {}
+    by_code: dict[str, list[str]] = {}
+    for line in zones.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and not line.startswith("#"):
+            for code in fields[0].split(","):
+                by_code.setdefault(code, []).append(fields[2])
+    countries: dict[str, list[str]] = {}
+    for line in codes.splitlines():
+        fields = line.split("\t")
+        if len(fields) == 2 and not line.startswith("#"):
+            countries[_plain(fields[1])] = by_code.get(fields[0], [])
+    return countries
 
 
 def _named(zone: str, names: list[str]) -> list[str]:
-    """The zones ``zone`` names as written in another case, else those of the city it names."""
-    wanted = zone.strip().replace(" ", "_").lower()
-    by_case = [name for name in names if name.lower() == wanted]
-    return by_case or [name for name in names if _city(name) == _city(zone)]
+    """The zones ``zone`` names: as written in another case or spacing; else those of the city
+    it names; else those of the country it names (its last part, ``"Asia/India"`` -> India's).
+    """
+    wanted = _plain(zone)
+    by_case = [name for name in names if _plain(name) == wanted]
+    if by_case:
+        return by_case
+    by_city = [name for name in names if _city(name) == _city(zone)]
+    return by_city or list(_countries().get(_city(zone), []))
 
 
 def _suggestions(zone: str) -> list[str]:
@@ -69,8 +111,10 @@ def _suggestions(zone: str) -> list[str]:
 
 def _resolve(name: str) -> str:
     """The IANA zone ``name`` means: itself when it exists; else the one zone whose name
-    differs only in case, or whose city is the one named (``"Tokyo"``, ``"Europe/Tokyo"`` ->
-    ``Asia/Tokyo``, ``"new york"`` -> ``America/New_York``).
+    differs only in case, spacing or accents, or whose city is the one named (``"Tokyo"``,
+    ``"Europe/Tokyo"`` -> ``Asia/Tokyo``, ``"new york"`` -> ``America/New_York``,
+    ``"America/SaoPaulo"`` -> ``America/Sao_Paulo``), or the one zone of the country named
+    (``"India"`` -> ``Asia/Kolkata``; a country with several zones is not guessed).
 
     Raises:
         UnknownTimeZoneError: No zone, or several, fit; with the closest names.

@@ -60,6 +60,12 @@ def test_with_zone(zone: str, offsets: set[timedelta]) -> None:
         ("new york", "America/New_York"),
         ("Europe/Sydney", "Australia/Sydney"),
         ("utc", "UTC"),
+        ("America/SaoPaulo", "America/Sao_Paulo"),
+        ("São Paulo", "America/Sao_Paulo"),
+        ("mexico-city", "America/Mexico_City"),
+        ("Asia/India", "Asia/Kolkata"),
+        ("Japan", "Japan"),  # an old zone name of its own
+        ("Europe/Greece", "Europe/Athens"),
     ],
 )
 def test_a_zone_named_by_its_city_or_in_another_case_is_the_one_zone_it_names(
@@ -76,7 +82,8 @@ def test_a_zone_named_by_its_city_or_in_another_case_is_the_one_zone_it_names(
     [
         ("Europe/Pariss", "'Europe/Paris'"),
         ("America/New_Yrok", "'America/New_York'"),
-        ("India", "'Indian/Mahe'"),
+        ("Indian", "'Indian/Mahe'"),
+        ("Brazil", "'America/"),  # a country with several zones: suggested, not guessed
         ("Mars/Olympus_Mons", None),
         ("../../etc/passwd", None),
         ("x" * 500, None),

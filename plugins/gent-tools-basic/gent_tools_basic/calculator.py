@@ -39,23 +39,47 @@ class CalculatorError(ToolExecutionError):
         )
 
 
+def compute(expression: str) -> Number:
+    """The value of ``expression``, written in symbols (``12.5 * 8``) or, when that is not
+    valid as written, in words (``12.5 times 8``, read by
+    :func:`~gent_tools_basic.wording.rewrite`).
+
+    Raises:
+        CalculatorError: When it is neither, or cannot be computed.
+    """
+    try:
+        return evaluate(expression)
+    except ArithmeticProblem as problem:
+        if problem.syntax and len(expression) <= MAX_EXPRESSION_LENGTH:
+            # Written arithmetic ("9876 minus 6789", "7 x 6", "17% of 240"): read it as the
+            # expression it spells, when that is one (a valid expression never gets here; an
+            # over-long one is refused as it is, without rewriting it first).
+            spelled = rewrite(expression)
+            if spelled != expression.strip():
+                try:
+                    return evaluate(spelled)
+                except ArithmeticProblem:
+                    pass
+        raise CalculatorError(expression, problem) from None
+
+
 def _example(task: str, expression: str, answer: str) -> ToolExample:
     """An example whose result is computed by the calculator itself (so it is always true);
     ``{result}`` in ``answer`` is replaced by it.
     """
-    result = evaluate(expression)
+    result = compute(expression)
     return ToolExample(task, {"expression": expression}, result, answer.format(result=result))
 
 
 EXAMPLES = (
     _example(
         "What is 12.5 times 8?",
-        "12.5 * 8",
+        "12.5 times 8",
         "The calculator returned {result}, so 12.5 times 8 is {result}.",
     ),
     _example(
         "What is 7 to the power of 3?",
-        "7 ** 3",
+        "7 to the power of 3",
         "The calculator returned {result}, so 7 to the power of 3 is {result}.",
     ),
     _example(
@@ -65,11 +89,13 @@ EXAMPLES = (
     ),
     _example(
         "What is the square root of 196, plus 5?",
-        "sqrt(196) + 5",
+        "the square root of 196 plus 5",
         "The calculator returned {result}, so the square root of 196, plus 5, is {result}.",
     ),
 )
-"""The calculator's worked examples for few-shot prompts (results computed by it)."""
+"""The calculator's worked examples for few-shot prompts (results computed by it). Most write
+the expression in the task's own words, which the calculator reads: a small model copies
+words from its task far more reliably than it translates them into operators."""
 
 
 @tool(examples=EXAMPLES)
@@ -87,17 +113,4 @@ def calculator(
     Accepts numbers, + - * / // % ** (power), parentheses, the functions sqrt, abs, round,
     floor, ceil, log, exp, sin, cos, tan, min, max and the constants pi and e.
     """
-    try:
-        return evaluate(expression)
-    except ArithmeticProblem as problem:
-        if problem.syntax and len(expression) <= MAX_EXPRESSION_LENGTH:
-            # Written arithmetic ("9876 minus 6789", "7 x 6", "17% of 240"): read it as the
-            # expression it spells, when that is one (a valid expression never gets here; an
-            # over-long one is refused as it is, without rewriting it first).
-            spelled = rewrite(expression)
-            if spelled != expression.strip():
-                try:
-                    return evaluate(spelled)
-                except ArithmeticProblem:
-                    pass
-        raise CalculatorError(expression, problem) from None
+    return compute(expression)

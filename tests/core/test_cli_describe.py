@@ -10,8 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from gent_tools_basic.arithmetic import evaluate
-from gent_tools_basic.calculator import calculator
+from gent_tools_basic.calculator import calculator, compute
 
 from gent_core.cli.main import main
 from gent_core.grammar import check_gbnf
@@ -70,7 +69,7 @@ def test_prompt_prints_the_raw_prompt_a_base_model_reads(
         assert f"<action>\n{call}\n</action>" in example
         observed = f"<calculator>\n{json.dumps(declared.result)}\n</calculator>"
         assert observed in example
-        assert declared.result == evaluate(declared.arguments["expression"])
+        assert declared.result == compute(declared.arguments["expression"])
     assert real.strip() == "<task>\nWhat is 17 * 23?\n</task>"
 
 
@@ -124,7 +123,7 @@ def test_a_section_without_a_grammar_is_named_unconstrained(
         assert main(["describe", str(config), "--prompt", "What is 2 + 2?"]) == 0
     parts = sections_of(capsys.readouterr().out)
     request = parts["Request sent by llamacpp gemma-3-270m (default)"]
-    assert "# action\ncalculator expression=12.5 * 8\n" in request  # written by format_calls
+    assert "# action\ncalculator expression=12.5 times 8\n" in request  # by format_calls
     coverage = parts["What constrains each section"]
     assert (
         "- action: unconstrained: tool chain LineChain offers no grammar (grammar_calls "

@@ -54,8 +54,10 @@ if TYPE_CHECKING:
     from gent_core.tools.base import Tool, ToolExample
 
 __all__ = [
+    "ANSWER_THOUGHT",
     "DEFAULT_EXAMPLE_COUNT",
     "EXAMPLE_RESULT",
+    "SHORT_RESULT",
     "TRANSCRIPT_STOP",
     "FewShotExample",
     "default_examples",
@@ -75,6 +77,12 @@ EXAMPLE_RESULT = "42"
 
 DEFAULT_EXAMPLE_COUNT = 3
 """How many declared tool examples a few-shot prompt shows at most."""
+
+ANSWER_THOUGHT = "I have what I need to answer."
+"""The thinking before an example's answer, when its result is too long to restate."""
+
+SHORT_RESULT = 40
+"""Results up to this many characters are restated in the thinking before the answer."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +144,9 @@ def example_from_tool(chain: ToolChain, tool: Tool, example: ToolExample) -> Few
     """The few-shot example of a tool's declared :class:`~gent_core.tools.base.ToolExample`:
     its task, one call with its arguments, its result written by ``chain``
     (:meth:`~gent_core.toolchain.ToolChain.format_output`) and its answer (by default, a
-    sentence restating the result).
+    sentence restating the result). The thinking before the answer restates a result of up to
+    :data:`SHORT_RESULT` characters ("The calculator tool returned 100.0."): a small model
+    copies the value it has just read into its thinking, then from there into its answer.
 
     Raises:
         Exception: Whatever ``chain.format_output`` raises for the result.
@@ -144,7 +154,8 @@ def example_from_tool(chain: ToolChain, tool: Tool, example: ToolExample) -> Few
     call = ToolCall(tool.name, dict(example.arguments), "call_0")
     result = chain.format_output(example.result)
     answer = example.answer if example.answer is not None else _restated(tool.name, result)
-    thoughts = (f"I will use the {tool.name} tool.", "I have what I need to answer.")
+    seen = _restated(tool.name, result) if len(result) <= SHORT_RESULT else ANSWER_THOUGHT
+    thoughts = (f"I will use the {tool.name} tool.", seen)
     return FewShotExample(example.task, [call], [result], answer, thoughts)
 
 
@@ -159,7 +170,7 @@ def _fallback_example(chain: ToolChain | None) -> FewShotExample:
     task = f"What is {values}?" if values else f"Use the {call.tool} tool."
     # Restating the observed value teaches a base model to answer from the observation.
     answer = f"The {call.tool} tool returned {EXAMPLE_RESULT}, so the answer is {EXAMPLE_RESULT}."
-    thoughts = (f"I will use the {call.tool} tool.", "I have what I need to answer.")
+    thoughts = (f"I will use the {call.tool} tool.", ANSWER_THOUGHT)
     return FewShotExample(task, calls, [EXAMPLE_RESULT], answer, thoughts)
 
 

@@ -12,6 +12,7 @@ from gent_xml import XMLFormat
 from gent_yaml import YAMLToolChain
 
 from gent_core.base_prompt import (
+    ANSWER_THOUGHT,
     EXAMPLE_RESULT,
     FewShotExample,
     default_examples,
@@ -128,8 +129,17 @@ def test_example_from_tool_uses_the_declared_answer() -> None:
         [ToolCall("double", {"n": 21}, "call_0")],
         ["42"],
         "Double 21 is 42.",
-        ("I will use the double tool.", "I have what I need to answer."),
+        ("I will use the double tool.", "The double tool returned 42."),
     )
+
+
+def test_a_short_result_is_restated_before_the_answer_and_a_long_one_is_not() -> None:
+    chain = JSONToolChain([weather])
+    short = example_from_tool(chain, weather, weather.examples[0])
+    assert short.results == ['{"sky": "snow", "celsius": -3}']
+    assert short.thoughts[1] == 'The weather tool returned {"sky": "snow", "celsius": -3}.'
+    long = ToolExample("Weather in Lima?", {"city": "Lima"}, {"sky": "clear " * 10})
+    assert example_from_tool(chain, weather, long).thoughts[1] == ANSWER_THOUGHT
 
 
 @pytest.mark.parametrize("fmt", [XMLFormat(), MarkdownFormat()], ids=["xml", "markdown"])

@@ -1,5 +1,6 @@
 """Written arithmetic read as an expression: ``"9876 minus 6789"``, ``"2^10"``,
-``"17% of 240"``, ``"the square root of 2025"``, a multiplication sign for ``*``.
+``"17% of 240"``, ``"the square root of 2025"``, ``"Subtract 999 from 5000."``, ``"What is
+12.5 times 8?"``, a multiplication sign for ``*``.
 
 Small models often write a calculator call the way the task is worded. :func:`rewrite` turns
 the usual words and signs into the operators :func:`~gent_tools_basic.arithmetic.evaluate`
@@ -79,8 +80,8 @@ _RULES: tuple[tuple[re.Pattern[str], _Replacement], ...] = tuple(
         (r"\bminus\b", "-"),
         (r"\b(?:mod|modulo)\b", "%"),
         # What is left around the expression: "what is ...?", "= ".
-        (r"^\s*(?:what\s+is|calculate|compute)\s+", ""),
-        (r"[?=]\s*$", ""),
+        (r"^\s*(?:what\s+is|calculate|compute|work\s+out)\s+", ""),
+        (r"[?=.]\s*$", ""),
     )
 )
 

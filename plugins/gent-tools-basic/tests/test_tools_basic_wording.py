@@ -46,6 +46,10 @@ from gent_core.testing import assert_linear, run_tool_sync
         ("product of 2, 3, and 7", 42),
         ("the average of 4, 8, 15, 16, 23 and 42", 18.0),
         ("mean of 1 and 2", 1.5),
+        # the task as asked, passed whole
+        ("Multiply 37 by 43.", 1591),
+        ("Compute (15 + 27) * 3.", 126),
+        ("Work out 2 to the power of 16.", 65536),
     ],
 )
 def test_written_arithmetic_is_evaluated_as_the_expression_it_spells(

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gent_core.example_choice import choose_examples
+from gent_core.example_choice import choose_positions
 from gent_core.grammar.sections import GrammarUnsupportedError, section_delimiters
 from gent_core.observation import section_name_for
 from gent_core.sections import FormattedSection
@@ -184,7 +184,7 @@ def default_examples(
     model copies a single example verbatim); an example the chain cannot write is skipped.
     Without ``task``, they are taken in turn from each tool. With it, they are the ones most
     like the task, one of each tool first, the most alike last
-    (:func:`~gent_core.example_choice.choose_examples`).
+    (:func:`~gent_core.example_choice.choose_positions`).
 
     Without declared examples, one task solved with the tool chain's first example call, its
     result :data:`EXAMPLE_RESULT` (made up: declare examples to show true ones), and an
@@ -205,9 +205,8 @@ def default_examples(
     if task is None:
         examples = [example for _, example in writable[:count]]
     else:
-        written = {id(pair[1]): example for pair, example in writable}
-        chosen = choose_examples(task, [pair for pair, _ in writable], count)
-        examples = [written[id(declared)] for _, declared in chosen]
+        positions = choose_positions(task, [pair for pair, _ in writable], count)
+        examples = [writable[position][1] for position in positions]
     return examples or [_fallback_example(chain)]
 
 

@@ -21,14 +21,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gent_core.tools.base import Tool, ToolExample
 
-__all__ = ["choose_examples", "words"]
-
-_T = TypeVar("_T")
+__all__ = ["choose_examples", "choose_positions", "words"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _NUMBER = "<number>"
@@ -71,7 +69,17 @@ def _scores(task: str, candidates: Sequence[tuple[Tool, ToolExample]]) -> list[f
 def choose_examples(
     task: str, candidates: Sequence[tuple[Tool, ToolExample]], count: int
 ) -> list[tuple[Tool, ToolExample]]:
-    """Up to ``count`` of ``candidates`` to show for ``task``, least alike first.
+    """Up to ``count`` of ``candidates`` to show for ``task``, least alike first (see
+    :func:`choose_positions`).
+    """
+    return [candidates[index] for index in choose_positions(task, candidates, count)]
+
+
+def choose_positions(
+    task: str, candidates: Sequence[tuple[Tool, ToolExample]], count: int
+) -> list[int]:
+    """The positions in ``candidates`` of up to ``count`` examples to show for ``task``,
+    least alike first.
 
     The best example of each tool comes in first (tools in order of their best example), then
     the next most alike of any tool. The result is ordered by rising likeness, so the
@@ -100,4 +108,4 @@ def choose_examples(
         if index not in chosen:
             chosen.append(index)
     chosen.sort(key=lambda index: scores[index])
-    return [candidates[index] for index in chosen]
+    return chosen

@@ -112,3 +112,26 @@ def test_an_observation_is_not_taken_for_the_task() -> None:
     prompt = render_prompt(messages, structure())
     examples = prompt[: prompt.index("Now the real task:")]
     assert examples.rindex("<task>\n") == examples.index("<task>\nAdd 5 and 9.")
+
+
+SHARED = [ToolExample("Shout hello.", {"text": "hello"}, "HELLO")]
+
+
+@tool(examples=SHARED)
+def shout(text: str) -> str:
+    """Upper-case a text."""
+    return text.upper()
+
+
+@tool(examples=SHARED)
+def yell(text: str) -> str:
+    """Upper-case a text, loudly."""
+    return text.upper()
+
+
+def test_tools_sharing_one_example_object_each_get_their_own_example() -> None:
+    chain = JSONToolChain([shout, yell])
+    sections = [TextSection("thinking", "Reasoning."), chain, TextTermination()]
+    shape = OutputStructure(XMLFormat(), sections, chain, sections[-1])  # type: ignore[arg-type]
+    examples = default_examples(shape, task="Shout hello.")
+    assert sorted(example.calls[0].tool for example in examples) == ["shout", "yell"]

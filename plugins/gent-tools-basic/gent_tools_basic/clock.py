@@ -99,11 +99,11 @@ def _named(zone: str, names: list[str]) -> list[str]:
     return by_city or list(_countries().get(_city(zone), []))
 
 
-def _suggestions(zone: str) -> list[str]:
-    """Existing zone names close to ``zone`` (matching its city part first)."""
-    names = _zone_names()
-    named = _named(zone, names)
-    if named and named[0].lower() == zone.strip().replace(" ", "_").lower():
+def _suggestions(zone: str, names: list[str], named: list[str]) -> list[str]:
+    """Existing zone names close to ``zone``: those it names (``named``, from :func:`_named`)
+    first; only those when it names them but for spelling.
+    """
+    if named and _plain(named[0]) == _plain(zone):
         return named
     close = difflib.get_close_matches(zone, names, n=3, cutoff=0.6)
     return list(dict.fromkeys(named + close))[:3]
@@ -120,14 +120,16 @@ def _resolve(name: str) -> str:
         UnknownTimeZoneError: No zone, or several, fit; with the closest names.
     """
     if len(name) > _MAX_ZONE_LENGTH:
-        raise UnknownTimeZoneError(name, _suggestions(name[:_MAX_ZONE_LENGTH]))
+        names, cut = _zone_names(), name[:_MAX_ZONE_LENGTH]
+        raise UnknownTimeZoneError(name, _suggestions(cut, names, _named(cut, names)))
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        named = _named(name, _zone_names())
+        names = _zone_names()
+        named = _named(name, names)
         if len(named) == 1:
             return named[0]
-        raise UnknownTimeZoneError(name, _suggestions(name)) from None
+        raise UnknownTimeZoneError(name, _suggestions(name, names, named)) from None
     return name
 
 

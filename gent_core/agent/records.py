@@ -250,6 +250,16 @@ class RunStats:
         """Output tokens over every call that reported them."""
         return sum(call.output_tokens or 0 for call in self.model_calls)
 
+    @property
+    def tokens_reported(self) -> bool:
+        """Whether any model call reported token counts (otherwise both sums are unknown,
+        not 0).
+        """
+        return any(
+            call.input_tokens is not None or call.output_tokens is not None
+            for call in self.model_calls
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {

@@ -414,8 +414,5 @@ def _fill(record: RunRecord, result: RunResult) -> None:
     record.tool_errors = sum(stats.tool_errors.values())
     record.input_tokens = stats.input_tokens
     record.output_tokens = stats.output_tokens
-    record.tokens_reported = any(
-        call.input_tokens is not None or call.output_tokens is not None
-        for call in stats.model_calls
-    )
+    record.tokens_reported = stats.tokens_reported
     record.seconds = stats.total_seconds

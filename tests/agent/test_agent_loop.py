@@ -21,6 +21,7 @@ from gent_core.agent import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core.agent.records import ModelCallStats, RunStats
 from gent_core.context import Limits
 from gent_core.errors import GentError
 from gent_core.messages import ImagePart
@@ -309,11 +310,19 @@ def test_stats_count_steps_tokens_tools_and_time(make_agent: MakeAgent) -> None:
     assert stats.output_tokens == sum(step.model.output_tokens or 0 for step in result.steps)
     assert stats.output_tokens > 0
     assert stats.input_tokens > 0
+    assert stats.tokens_reported
     assert stats.tool_calls == {"add": 2}
     assert stats.total_seconds >= stats.model_seconds + stats.tool_seconds
     data = result.to_dict()
     assert data["stats"]["tool_calls"] == {"add": 2}
     assert set(data["stats"]["seconds"]) == {"model", "parse", "tools", "load", "total"}
+
+
+def test_token_counts_no_call_reported_are_unknown_not_zero() -> None:
+    unreported = RunStats(model_calls=[ModelCallStats(), ModelCallStats(seconds=1.0)])
+    assert (unreported.input_tokens, unreported.tokens_reported) == (0, False)
+    one = RunStats(model_calls=[ModelCallStats(), ModelCallStats(output_tokens=5)])
+    assert (one.output_tokens, one.tokens_reported) == (5, True)
 
 
 def test_system_prompt_has_every_part(make_agent: MakeAgent) -> None:

@@ -335,14 +335,26 @@ USER_TEXT_FIELDS = frozenset({"task", "answer"})
 (at the top of a record — the ``--json`` object, a transcript line — and of each of its
 ``steps``). Redaction never changes them."""
 
+_VOCABULARY = frozenset(
+    {"type", "version", "started", "at", "outcome", "status", "stop_reason", "error_kind", "id"}
+    | {"model", "followup_media", "stats"}
+)
+"""Fields holding gent's own vocabulary (kinds, outcomes, reasons, ids, timings, base64 media),
+not free text: never redacted either, so a record always reads back."""
+
+_RECORD_LISTS = frozenset({"steps", "calls", "clipboard"})
+"""Fields holding records of their own (steps, tool calls, clipboard entries)."""
+
 
 def redact_record(record: Mapping[str, Any], redact: Callable[[str], str]) -> dict[str, Any]:
     """Return a JSON-ready run record with ``redact`` applied to its free text.
 
-    Every string value is passed through ``redact`` except the user's own text
-    (:data:`USER_TEXT_FIELDS`, also in each entry of ``steps``), which is kept exactly as
-    written; mapping keys and the structure are never changed, so the record reads back as
-    it was written (``--resume``).
+    Redacted: every string value of the free-text fields — the model's output, observations,
+    feedback, notes, tool names, arguments, results and errors, clipboard entries, messages,
+    the system prompt and the configuration — as data (keys and structure never change).
+    Kept exactly as written: the user's own text (:data:`USER_TEXT_FIELDS`, also in each
+    entry of ``steps``) and gent's own vocabulary (record types, outcomes, statuses, stop
+    reasons, ids, timings), so the record reads back as it was written (``--resume``).
 
     Args:
         record: A :meth:`RunResult.to_dict`, :meth:`StepRecord.to_dict` or transcript line.
@@ -350,11 +362,14 @@ def redact_record(record: Mapping[str, Any], redact: Callable[[str], str]) -> di
     """
     redacted: dict[str, Any] = {}
     for key, value in record.items():
-        if key in USER_TEXT_FIELDS:
+        if key in USER_TEXT_FIELDS or key in _VOCABULARY:
             redacted[key] = value
-        elif key == "steps" and isinstance(value, list):
+        elif key in _RECORD_LISTS and isinstance(value, list):
             redacted[key] = [
-                redact_record(step, redact) if isinstance(step, Mapping) else step for step in value
+                redact_record(item, redact)
+                if isinstance(item, Mapping)
+                else to_json_data(item, redact=redact)
+                for item in value
             ]
         else:
             redacted[key] = to_json_data(value, redact=redact)

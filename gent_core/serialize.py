@@ -184,7 +184,8 @@ def to_json_data(
     Args:
         value: Anything.
         max_depth: Most nested objects/lists written.
-        redact: Applied to every string, keys included (e.g. to mask secrets).
+        redact: Applied to every string value (e.g. to mask secrets); never to a mapping key,
+            and never changing the structure.
     """
     return _Converter(max_depth, redact).data(value, 0)
 
@@ -228,12 +229,8 @@ class _Converter:
         return self.text(_safe_str(value))
 
     def key(self, key: Any) -> str:
-        if isinstance(key, str):
-            return self.text(key)
-        if key is None or isinstance(key, (bool, int, float)):
-            data = self.data(key, 0)
-            return data if isinstance(data, str) else json.dumps(data)
-        return self.text(_safe_key(key))
+        """A mapping key as text: never redacted (a key is structure, not a value)."""
+        return _safe_key(key)
 
 
 def _safe_str(value: Any) -> str:
@@ -275,7 +272,8 @@ def write_json(
     Args:
         value: Anything.
         indent: Indentation, or ``None`` for one line.
-        redact: Applied to every string, keys included (e.g. to mask secrets).
+        redact: Applied to every string value (e.g. to mask secrets); never to a mapping key,
+            and never changing the structure.
     """
     data = to_json_data(value, redact=redact)
     text = json.dumps(data, ensure_ascii=False, indent=indent, allow_nan=False)

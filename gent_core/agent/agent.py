@@ -66,7 +66,8 @@ class Agent:
             runs of this agent only (other agents sharing the plugin manager never see them).
         max_tokens: Upper bound of tokens per model call.
         temperature: Sampling temperature, or ``None`` for the back end's default.
-        redact: Applied to every string written to a transcript (secrets).
+        redact: Masks secrets in the free text written to a transcript (every string value
+            but the task and the answer; see :func:`~gent_core.agent.records.redact_record`).
         config_summary: A JSON-ready (redacted) description of the configuration, written to
             the transcript header.
     """
@@ -467,7 +468,7 @@ class Agent:
         context.plugin_manager = self.run_hooks()
         self._active.add(cancellation)
         try:
-            emit(RunStarted(task, len(steps)))
+            emit(RunStarted(task, len(steps), self.termination.name))
             load_seconds = await self.load(emit)
             run = AgentRun(self, task, context, emit, writer, steps, list(history))
             run.stats.load_seconds = load_seconds

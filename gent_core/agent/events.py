@@ -34,10 +34,18 @@ __all__ = [
 
 @dataclass(frozen=True)
 class RunStarted:
-    """A run began (``resumed_steps`` > 0 when it continues a transcript)."""
+    """A run began (``resumed_steps`` > 0 when it continues a transcript).
+
+    Attributes:
+        task: The task, as the user wrote it.
+        resumed_steps: Steps taken before, by the run this one continues.
+        answer_section: The name of the section the final answer is written in (the
+            termination's), so a view can show it as the user's text, never redacted.
+    """
 
     task: str
     resumed_steps: int = 0
+    answer_section: str = "answer"
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,10 @@
 Every ``to_dict()`` returns strict-JSON data and never raises: values go through
 :func:`gent_core.serialize.to_json_data`, so ``NaN``, a too-large integer or a branch nested too
 deeply is written as text, never as invalid JSON or an exception.
+
+:func:`redact_record` is the one place that decides which fields of a run record are the
+user's own text (:data:`USER_TEXT_FIELDS`: the task, the answer), never redacted; every
+``gent`` output of a run record (``--json``, the transcript) goes through it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -17,6 +22,7 @@ from gent_core.agent.fields import FieldReader, RecordError
 from gent_core.serialize import to_json_data
 
 __all__ = [
+    "USER_TEXT_FIELDS",
     "ModelCallStats",
     "RunResult",
     "RunStats",
@@ -24,6 +30,7 @@ __all__ = [
     "StepRecord",
     "StopReason",
     "ToolCallRecord",
+    "redact_record",
 ]
 
 StopReason = Literal[
@@ -321,3 +328,49 @@ class RunResult:
             "steps": [step.to_dict() for step in self.steps],
             "stats": self.stats.to_dict(),
         }
+
+
+USER_TEXT_FIELDS = frozenset({"task", "answer"})
+"""The fields of a run record that hold the user's own text: the task and the final answer
+(at the top of a record — the ``--json`` object, a transcript line — and of each of its
+``steps``). Redaction never changes them."""
+
+_VOCABULARY = frozenset(
+    {"type", "version", "started", "at", "outcome", "status", "stop_reason", "error_kind", "id"}
+    | {"model", "followup_media", "stats"}
+)
+"""Fields holding gent's own vocabulary (kinds, outcomes, reasons, ids, timings, base64 media),
+not free text: never redacted either, so a record always reads back."""
+
+_RECORD_LISTS = frozenset({"steps", "calls", "clipboard"})
+"""Fields holding records of their own (steps, tool calls, clipboard entries)."""
+
+
+def redact_record(record: Mapping[str, Any], redact: Callable[[str], str]) -> dict[str, Any]:
+    """Return a JSON-ready run record with ``redact`` applied to its free text.
+
+    Redacted: every string value of the free-text fields — the model's output, observations,
+    feedback, notes, tool names, arguments, results and errors, clipboard entries, messages,
+    the system prompt and the configuration — as data (keys and structure never change).
+    Kept exactly as written: the user's own text (:data:`USER_TEXT_FIELDS`, also in each
+    entry of ``steps``) and gent's own vocabulary (record types, outcomes, statuses, stop
+    reasons, ids, timings), so the record reads back as it was written (``--resume``).
+
+    Args:
+        record: A :meth:`RunResult.to_dict`, :meth:`StepRecord.to_dict` or transcript line.
+        redact: Masks secrets in one text (e.g. ``LoadedConfig.redact``).
+    """
+    redacted: dict[str, Any] = {}
+    for key, value in record.items():
+        if key in USER_TEXT_FIELDS or key in _VOCABULARY:
+            redacted[key] = value
+        elif key in _RECORD_LISTS and isinstance(value, list):
+            redacted[key] = [
+                redact_record(item, redact)
+                if isinstance(item, Mapping)
+                else to_json_data(item, redact=redact)
+                for item in value
+            ]
+        else:
+            redacted[key] = to_json_data(value, redact=redact)
+    return redacted

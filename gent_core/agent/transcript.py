@@ -8,9 +8,10 @@ Each line is one JSON object with a ``type``:
 ``end``     the run's end: stop reason, answer, statistics
 
 Every line is flushed as soon as it is written, so a run killed mid-way leaves a readable
-record of every completed step. Every string (keys included) goes through a redaction function
-first, so secrets never reach the file, and every line is strict JSON
-(:func:`gent_core.serialize.write_json`).
+record of every completed step. Every string value except the user's own text (the task, the
+answer) goes through a redaction function first (:func:`~gent_core.agent.records.redact_record`),
+so secrets never reach the file; keys and structure are never changed, so the file reads back
+as it was written; and every line is strict JSON (:func:`gent_core.serialize.write_json`).
 
 Damage is handled, never raised as anything but a :class:`~gent_core.errors.GentError`:
 
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gent_core.agent.fields import FieldReader, RecordError
-from gent_core.agent.records import RunResult, StepRecord
+from gent_core.agent.records import RunResult, StepRecord, redact_record
 from gent_core.errors import GentError, Location
 from gent_core.serialize import write_json
 
@@ -121,7 +122,8 @@ class TranscriptWriter:
 
     Args:
         path: The transcript file; created if missing, appended to otherwise.
-        redact: Applied to every string before writing (e.g. ``LoadedConfig.redact``).
+        redact: Applied to every string value before writing (e.g. ``LoadedConfig.redact``),
+            except the task and the answer (:func:`~gent_core.agent.records.redact_record`).
 
     Raises:
         TranscriptError: When the file cannot be created or written (naming the path).
@@ -138,7 +140,7 @@ class TranscriptWriter:
             raise TranscriptError(
                 f"the transcript {self.path} is closed", location=Location(file=str(self.path))
             )
-        line = write_json(record, redact=self._redact)
+        line = write_json(redact_record(record, self._redact))
         try:
             self._file.write(line.encode("utf-8") + b"\n")
             self._file.flush()

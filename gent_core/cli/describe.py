@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -119,6 +120,30 @@ def _request_text(agent: Agent, task: str) -> str | None:
     return agent.model.render_request(run.model_request())
 
 
+def _shown_request(agent: Agent, task: str, redact: Callable[[str], str]) -> str | None:
+    """The request for ``task`` as shown: redacted as free text, except the task itself, which
+    is the user's own text and is shown exactly as the back end writes it.
+
+    The request is rendered a second time with a marker for the task, so the task is found by
+    where the back end puts it (escaped in JSON, say), not by searching for its text.
+    """
+    text = _request_text(agent, task)
+    if text is None:
+        return None
+    marker = f"GENTTASK{uuid.uuid4().hex}"
+    template = _request_text(agent, marker)
+    parts = template.split(marker) if template is not None else [text]
+    count = len(parts) - 1
+    rest = len(text) - sum(len(part) for part in parts)
+    if count == 0 or rest < 0 or rest % count:
+        return redact(text)  # the task is not in the request, or not written as it was
+    start = len(parts[0])
+    written = text[start : start + rest // count]
+    if written.join(parts) != text:
+        return redact(text)
+    return written.join(redact(part) for part in parts)
+
+
 def _coverage(structure: OutputStructure, grammar: str) -> list[str]:
     """What constrains each section, when ``grammar`` is gent's agent grammar."""
     from gent_core.grammar.agent import agent_grammar
@@ -158,13 +183,13 @@ def run(args: argparse.Namespace) -> int:
         with _collected_warnings() as warnings:
             grammar = agent.model.grammar(structure)
             if args.prompt is not None:
-                request = _request_text(agent, args.prompt)
+                request = _shown_request(agent, args.prompt, output.redact)
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
     if args.prompt is not None and request is not None:
         output.line(f"# Request sent by {agent.model.describe()}\n")
-        output.line(request)
+        output.line(request, redact=False)  # redacted above, all but the task
     else:
         if args.prompt is not None:
             output.line(

@@ -3,7 +3,8 @@
 Plain text, with ANSI colours by gent's colour rule (:mod:`gent_core.cli.colors`: a
 terminal, ``NO_COLOR``, ``FORCE_COLOR``, ``--no-color``); a spinner on stderr while the model
 loads, on a terminal only. Secrets are masked and the control characters of
-model and tool text are shown as escapes (see :mod:`gent_core.cli.output`).
+model and tool text are shown as escapes (see :mod:`gent_core.cli.output`); the user's own
+text — the task line, the answer section as it streams and the answer — is never redacted.
 """
 
 from __future__ import annotations
@@ -82,7 +83,9 @@ class LiveView:
 
     Every text goes through one :class:`~gent_core.cli.output.Output`: secrets are masked
     (streamed text too, even when a secret is split over chunks) and control characters a
-    model or a tool wrote are shown as escapes, never sent to the terminal raw.
+    model or a tool wrote are shown as escapes, never sent to the terminal raw. The user's own
+    text is shown as written, never redacted: the task, the answer section while it streams
+    (:attr:`RunStarted.answer_section <gent_core.agent.events.RunStarted>`) and the answer.
 
     Args:
         out: Where the run is shown (stdout).
@@ -110,6 +113,7 @@ class LiveView:
         self._stream_styles: tuple[str, ...] = ()
         self._spinner: Spinner | None = None
         self._section: str | None = None
+        self._answer_section = "answer"
         self._started = False  # the current section's first visible text was written
         self._pending = ""  # whitespace held back: written only if more text follows
 
@@ -119,22 +123,31 @@ class LiveView:
         codes = ";".join(_STYLES[style] for style in styles)
         return f"\x1b[{codes}m{text}\x1b[0m"
 
-    def _write(self, text: str, *styles: str) -> None:
-        """Write ``text`` redacted, with control characters visible, then styled."""
+    def _write(self, text: str, *styles: str, redact: bool = True) -> None:
+        """Write ``text`` redacted (unless ``redact`` is false: the user's own text), with
+        control characters visible, then styled.
+        """
         self._flush_stream()
-        self._output.write(self._style(self._output.clean(text), *styles), clean=False)
+        shown = self._output.clean(text, redact=redact)
+        self._output.write(self._style(shown, *styles), clean=False)
 
     def _brief(self, value: Any, limit: int = _MAX_RESULT) -> str:
-        """``value`` on one line, redacted *before* it is cut (no half secret is shown)."""
-        text = value if isinstance(value, str) else write_json(value)
-        text = self._output.redact(text).strip()
+        """``value`` on one line, redacted *before* it is cut (no half secret is shown); the
+        string values of data are redacted, never its keys.
+        """
+        redact = self._output.redact
+        text = redact(value) if isinstance(value, str) else write_json(value, redact=redact)
+        text = text.strip()
         return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more]"
 
-    def _write_streamed(self, text: str, *styles: str) -> None:
+    def _write_streamed(self, text: str, *styles: str, redact: bool = True) -> None:
         """Write streamed model text: the end of it may be held back while it could be the
-        start of a secret (see :class:`~gent_core.config.secrets.StreamRedactor`).
+        start of a secret (see :class:`~gent_core.config.secrets.StreamRedactor`); with
+        ``redact`` false (the answer section), it is written as it comes.
         """
-        if self._stream is not None:
+        if not redact:
+            self._flush_stream()
+        elif self._stream is not None:
             if styles != self._stream_styles:
                 self._flush_stream()
             self._stream_styles = styles
@@ -151,8 +164,9 @@ class LiveView:
     def __call__(self, event: AgentEvent) -> None:
         """Render one event."""
         if isinstance(event, RunStarted):
+            self._answer_section = event.answer_section
             resumed = f" (resuming after step {event.resumed_steps})" if event.resumed_steps else ""
-            self._write(f"Task: {event.task}{resumed}\n", "bold")
+            self._write(f"Task: {event.task}{resumed}\n", "bold", redact=False)
         elif isinstance(event, ModelLoading):
             if is_terminal(self.err):
                 self._spinner = Spinner(
@@ -182,7 +196,9 @@ class LiveView:
         elif isinstance(event, FeedbackSent):
             self._write(f"! {self._brief(event.message)}\n", "yellow")
         elif isinstance(event, AnswerReady):
-            self._write(f"\nAnswer: {self._brief(event.answer, 10_000)}\n", "bold", "green")
+            answer = event.answer
+            text = answer if isinstance(answer, str) else write_json(answer)
+            self._write(f"\nAnswer: {text}\n", "bold", "green", redact=False)
         elif isinstance(event, RunFinished):
             self._finished(event)
 
@@ -212,7 +228,8 @@ class LiveView:
             self._pending += text
             return
         style = ("dim", "italic") if delta.section in (None, "thinking") else ()
-        self._write_streamed(self._pending + body, *style)
+        redact = delta.section != self._answer_section
+        self._write_streamed(self._pending + body, *style, redact=redact)
         self._started = True
         self._pending = text[len(body) :]
 

@@ -3,16 +3,17 @@ r"""How the ``gent`` command writes: every text redacted, then made safe for a t
 Everything ``gent`` prints (the live view, ``--json``, ``gent describe``, ``gent parse``, error
 messages) goes through :class:`Output`, so two rules hold on every path:
 
-* **secrets are masked**: each text passes the run's redaction (the secrets of the config:
-  expanded ``${VAR}`` values, values under credential keys, URL passwords), also when a model
-  or a tool echoes them;
+* **secrets are masked**: each text passes the run's redaction (the config's credentials of
+  8 characters or more, URL passwords: see :mod:`gent_core.config.secrets`), also when a model
+  or a tool echoes them — except the user's own text (the task, the answer), written with
+  ``redact=False`` and never altered;
 * **control characters are shown, never obeyed**: a model or a tool can write escape sequences
   (window title, cursor moves, erased lines, OSC 8 links), carriage returns or bidirectional
   overrides; :func:`visible` writes each such character as an escape (``\x1b``, ``\r``,
   ``\u202e``), with or without colours.
 
 JSON is written by :func:`gent_core.serialize.write_json` (strict JSON; unsafe characters as
-``\uXXXX`` escapes) with the same redaction.
+``\uXXXX`` escapes) with the same redaction of its string values; keys are never redacted.
 """
 
 from __future__ import annotations
@@ -86,19 +87,24 @@ class Output:
         """The error stream."""
         return self._err or sys.stderr
 
-    def clean(self, text: str) -> str:
-        """``text`` redacted and with its control characters made visible."""
-        return visible(self.redact(text))
+    def clean(self, text: str, *, redact: bool = True) -> str:
+        """``text`` redacted (unless ``redact`` is false: the user's own text) and with its
+        control characters made visible.
+        """
+        return visible(self.redact(text) if redact else text)
 
-    def write(self, text: str, *, err: bool = False, clean: bool = True) -> None:
-        """Write ``text`` (cleaned unless ``clean`` is false) and flush.
+    def write(
+        self, text: str, *, err: bool = False, clean: bool = True, redact: bool = True
+    ) -> None:
+        """Write ``text`` (cleaned unless ``clean`` is false; redacted unless ``redact`` is
+        false) and flush.
 
         Characters the stream's encoding cannot hold are written as backslash escapes
         instead of failing.
         """
         stream = self.err if err else self.out
         if clean:
-            text = self.clean(text)
+            text = self.clean(text, redact=redact)
         try:
             stream.write(text)
         except UnicodeEncodeError:
@@ -106,9 +112,11 @@ class Output:
             stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
         stream.flush()
 
-    def line(self, text: str = "", *, err: bool = False) -> None:
-        """Write ``text`` and a newline."""
-        self.write(text + "\n", err=err)
+    def line(self, text: str = "", *, err: bool = False, redact: bool = True) -> None:
+        """Write ``text`` and a newline (not redacted when ``redact`` is false: the user's own
+        text, such as the answer).
+        """
+        self.write(text + "\n", err=err, redact=redact)
 
     def error(
         self,
@@ -135,6 +143,10 @@ class Output:
         """
         self.error(command, str(error), cause=error)
 
-    def json(self, value: Any, *, indent: int | None = 2) -> None:
-        """Write ``value`` as strict JSON (redacted) and a newline."""
-        self.write(write_json(value, indent=indent, redact=self.redact) + "\n", clean=False)
+    def json(self, value: Any, *, indent: int | None = 2, redact: bool = True) -> None:
+        """Write ``value`` as strict JSON and a newline: its string values redacted unless
+        ``redact`` is false (a run record already redacted by
+        :func:`~gent_core.agent.records.redact_record`), its keys never.
+        """
+        text = write_json(value, indent=indent, redact=self.redact if redact else None)
+        self.write(text + "\n", clean=False)

@@ -109,12 +109,13 @@ def _asker(output: Output) -> Callable[[ToolCall], bool]:
 
 
 def _print_answer(result: RunResult, output: Output) -> None:
-    """``--quiet``: the answer alone on stdout (JSON when it is not text), or why there is
-    none on stderr.
+    """``--quiet``: the answer alone on stdout (JSON when it is not text), exactly as the agent
+    gave it (never redacted), or why there is none on stderr.
     """
     if result.ok:
         answer = result.answer
-        output.line(answer if isinstance(answer, str) else write_json(to_json_data(answer)))
+        text = answer if isinstance(answer, str) else write_json(to_json_data(answer))
+        output.line(text, redact=False)
     else:
         output.line(f"{COMMAND}: {result.stop_reason}: {result.message}", err=True)
 
@@ -124,9 +125,12 @@ def run(args: argparse.Namespace) -> int:
 
     Everything printed goes through one :class:`~gent_core.cli.output.Output` holding the
     config's redactor, so secrets are masked on every path (live view, ``--json``, errors)
-    and control characters written by a model or a tool are shown as escapes.
+    and control characters written by a model or a tool are shown as escapes. The task and
+    the answer are the user's own text and are shown exactly as written
+    (:func:`~gent_core.agent.records.redact_record` for ``--json``).
     """
     from gent_core.agent import Agent
+    from gent_core.agent.records import redact_record
     from gent_core.cli.live import LiveView
     from gent_core.cli.logs import redact_logs_with
 
@@ -175,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         output.write(f"\n{COMMAND}: interrupted{hint}\n", err=True)
         return 130
     if args.json:
-        output.json(result.to_dict())
+        output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:
         _print_answer(result, output)
     return 0 if result.ok else 1

@@ -6,7 +6,7 @@
 
     loaded = load_config("agent.yaml")          # ConfigError names file, line and key
     components = build_components(loaded, registry)
-    log(loaded.redact(text))                     # every secret value becomes ***
+    log(loaded.redact(text))                     # credentials (8+ characters) become ***
 
 ``apply_overrides`` changes keys from outside the file (command-line flags, ``gent eval
 --matrix``); ``default_config()`` is the built-in agent. See ``docs/configuration.md`` for

@@ -33,11 +33,13 @@ class Expansion:
     Attributes:
         text: The expanded text.
         values: The values taken from the environment (not defaults), in order.
+        names: The names of the variables those values came from, in the same order.
         expanded: Whether any ``${...}`` reference (or ``$${`` escape) was present.
     """
 
     text: str
     values: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
     expanded: bool = False
 
 
@@ -98,6 +100,7 @@ def expand(text: str, environ: Mapping[str, str]) -> Expansion:
         else:
             pieces.append(value)
             result.values.append(value)
+            result.names.append(name)
         result.expanded = True
         position = close + 1
     pieces.append(text[position:])

@@ -8,6 +8,7 @@ all the problems found are reported at once (one per line) in a
 from __future__ import annotations
 
 import functools
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,7 +19,13 @@ from pydantic import ValidationError
 
 from gent_core.config.describe import problems_from_validation_error, show_value
 from gent_core.config.models import AgentConfig
-from gent_core.config.secrets import Redactor, is_secret_key, redact_value
+from gent_core.config.secrets import (
+    MIN_TEXT_SECRET_LENGTH,
+    Redactor,
+    is_placeholder,
+    is_secret_key,
+    redact_value,
+)
 from gent_core.config.shorthand import (
     MiddlewareNames,
     expand_middleware_shorthand,
@@ -28,6 +35,8 @@ from gent_core.config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, r
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
 __all__ = ["LoadedConfig", "format_key", "load_config", "parse_config"]
+
+_log = logging.getLogger(__name__)
 
 
 def format_key(path: KeyPath) -> str:
@@ -47,7 +56,8 @@ class LoadedConfig:
     Attributes:
         config: The validated configuration.
         source: The file name as given (or ``"<string>"``).
-        secrets: Secret values (expanded ``${VAR}`` values, values under credential keys).
+        secrets: The credential values (see :mod:`gent_core.config.secrets`): values under
+            credential-like keys, expansions of credential-named variables.
         base_dir: The directory relative paths were resolved against.
         marks: Where each key path was written.
         aliases: Rewritten key paths (shorthand) -> the key paths the user wrote.
@@ -65,25 +75,32 @@ class LoadedConfig:
 
     @functools.cached_property
     def redactor(self) -> Redactor:
-        """The :class:`~gent_core.config.secrets.Redactor` masking this config's secrets.
+        """The :class:`~gent_core.config.secrets.Redactor` masking this config's credentials.
 
-        It also masks secrets in streamed text (:meth:`Redactor.stream`).
+        It also masks them in streamed text (:meth:`Redactor.stream`).
         """
         return Redactor(self.secrets)
 
     def redact(self, text: str) -> str:
-        """Return ``text`` with every secret value (and every URL password) replaced by ``***``.
+        """Return free text with every credential of at least
+        :data:`~gent_core.config.secrets.MIN_TEXT_SECRET_LENGTH` characters (and every URL
+        password) replaced by ``***``.
 
-        Everything that logs, prints or writes a transcript passes its text through this.
+        Everything that logs, prints or writes a transcript passes its free text through this;
+        the user's own text (the task, the answer) is never redacted.
         """
         return self.redactor.redact(text)
 
     def is_secret(self, path: KeyPath, value: Any) -> bool:
-        """Whether the value at ``path`` must not be shown (a secret, or under a secret key)."""
-        return any(is_secret_key(part) for part in path) or self.redactor.contains_secret(value)
+        """Whether the value at ``path`` must not be shown (a credential, or under a credential
+        key).
+        """
+        return any(is_secret_key(part) for part in path) or self.redactor.is_secret_value(value)
 
     def redacted_dict(self) -> dict[str, Any]:
-        """The configuration as a JSON-ready dict, every secret masked as ``***``."""
+        """The configuration as a JSON-ready dict, every credential masked as ``***`` as a
+        whole (keys and structure unchanged).
+        """
         data = self.config.model_dump(mode="json")
         redacted: dict[str, Any] = redact_value(data, self.redactor)
         return redacted
@@ -237,10 +254,10 @@ def parse_config(
                 )
             ]
         )
-    redactor = Redactor(document.secrets)
+    redactor = Redactor(document.credentials)
 
     def is_secret(path: KeyPath, value: Any) -> bool:
-        return any(is_secret_key(part) for part in path) or redactor.contains_secret(value)
+        return any(is_secret_key(part) for part in path) or redactor.is_secret_value(value)
 
     if not isinstance(document.data, dict) and not document.problems:
         mark = document.marks.get(())
@@ -290,7 +307,25 @@ def parse_config(
                 )
             ]
         )
+    _warn_short_credentials(document, source)
     return loaded
+
+
+def _warn_short_credentials(document: Document, source: str) -> None:
+    """Log one warning for each short credential that is not an obvious placeholder: gent
+    does not search free text for it, so a real credential that short could be shown.
+    """
+    warned: set[KeyPath] = set()
+    for value, path in document.credentials.items():
+        if len(value) < MIN_TEXT_SECRET_LENGTH and not is_placeholder(value) and path not in warned:
+            warned.add(path)
+            message = (
+                f"this credential is only {len(value)} characters long: gent masks it where it "
+                "shows the configuration, but looks for credentials in other text (model "
+                f"output, tool results, errors) only from {MIN_TEXT_SECRET_LENGTH} characters on"
+            )
+            where = _locate(document.marks, source, path)
+            _log.warning("%s", ConfigProblem(message, where).render())
 
 
 def load_config(

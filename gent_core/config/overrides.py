@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from gent_core.config.describe import problems_from_validation_error
 from gent_core.config.loading import LoadedConfig, format_key
 from gent_core.config.models import AgentConfig
+from gent_core.config.secrets import credential_values
 from gent_core.config.yamldoc import KeyPath
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
@@ -276,5 +277,7 @@ def apply_overrides(
         for path, mark in loaded.marks.items()
         if not any(path[: len(change.path)] == change.path for change in applied)
     }
-    config.attach_secrets(loaded.secrets)
-    return dataclasses.replace(loaded, config=config, marks=marks, origins=origins)
+    # a credential set from outside the file (-o model.api_key=...) is one too
+    secrets = loaded.secrets | frozenset(credential_values(config.model_dump(mode="json")))
+    config.attach_secrets(secrets)
+    return dataclasses.replace(loaded, config=config, secrets=secrets, marks=marks, origins=origins)

@@ -1,27 +1,46 @@
-"""Secrets of a configuration: which values are secret and how they are masked.
+"""Secrets of a configuration: which values are credentials, and how they are masked.
 
-A value is secret when it came from the environment (``${VAR}`` expansion) or when it is
-written under a key whose name looks like a credential (``api_key``, ``token``,
-``password``, ``secret``..., case-insensitive). :meth:`Redactor.redact` replaces every secret
-value in a text with ``***``, and also the password of any URL written with one
-(``https://user:***@host``), wherever the text came from: the config, a model or a tool.
+A **credential** is a value written under a key that names one (``api_key``, ``token``,
+``password``, ``secret``, ``Authorization``..., case-insensitive: :func:`is_secret_key`),
+anywhere in the config (an MCP server's ``env: {API_TOKEN: ...}`` included), or a ``${VAR}``
+expansion whose variable name names one (``${OPENAI_API_KEY}``). The password of a URL written
+``scheme://user:password@host`` is masked wherever it appears. Nothing else is secret: a model
+name, or ``${OPENAI_MODEL}`` under ``model:``, is shown as it is.
 
-Streamed text (a model's output, chunk by chunk) is redacted with
-:meth:`Redactor.stream`, which holds back the end of a chunk while it may be the start of a
-secret, so a secret split over two chunks is still masked.
+Two ways of masking, one rule each:
+
+* **The configuration** (:func:`redact_value`: ``redacted_dict()``, transcript headers, reprs,
+  error messages quoting a value) shows every credential as ``***`` as a whole, whatever its
+  length.
+* **Free text** (:meth:`Redactor.redact`: model output, tool results, errors, logs) has a
+  credential masked where it appears only when it is at least
+  :data:`MIN_TEXT_SECRET_LENGTH` characters long; a shorter one (``none``, ``x``, ``local``)
+  is a placeholder, and searching for it would garble ordinary words. URL passwords are
+  masked in free text too.
+
+Redaction applies to string *values*; it never changes a mapping key or the structure of data,
+and never the user's own text (the task, the answer: see
+:func:`gent_core.agent.records.redact_record`).
+
+Streamed text (a model's output, chunk by chunk) is redacted with :meth:`Redactor.stream`,
+which holds back the end of a chunk while it may be the start of a secret, so a secret split
+over two chunks is still masked.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 __all__ = [
     "MASK",
-    "MIN_EXPANDED_SECRET_LENGTH",
+    "MIN_TEXT_SECRET_LENGTH",
+    "PLACEHOLDERS",
     "Redactor",
     "StreamRedactor",
+    "credential_values",
+    "is_placeholder",
     "is_secret_key",
     "redact_url_passwords",
     "redact_value",
@@ -30,21 +49,54 @@ __all__ = [
 MASK = "***"
 """What a secret value is replaced with."""
 
-MIN_EXPANDED_SECRET_LENGTH = 4
-"""Environment values shorter than this are not recorded as secrets: masking ``"1"`` or
-``"on"`` everywhere would garble transcripts, and no credential is that short. Values under
-credential-like keys are secret whatever their length."""
+MIN_TEXT_SECRET_LENGTH = 8
+"""Credentials at least this long are masked wherever they appear in free text; shorter ones
+(``none``, ``x``, ``local``, ``EMPTY``) are placeholders, masked only where the configuration is
+shown: searching text for them would rewrite ordinary words."""
+
+PLACEHOLDERS = frozenset(
+    {
+        "none",
+        "null",
+        "nil",
+        "empty",
+        "local",
+        "localhost",
+        "dummy",
+        "fake",
+        "test",
+        "unused",
+        "ignored",
+        "nokey",
+        "noauth",
+        "na",
+        "key",
+        "apikey",
+        "token",
+        "secret",
+        "sk",
+        "ollama",
+        "lmstudio",
+        "vllm",
+        "changeme",
+    }
+)
+"""Short credential values that are obviously placeholders (compared lower-case, without
+``-``, ``_``, ``.``, ``/`` and spaces; a value of one repeated character such as ``x`` or
+``xxx`` is one too): no warning is logged for them (see :func:`is_placeholder`)."""
 
 _SECRET_KEY = re.compile(
     r"(?:^|[_\-.])(?:api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|token|password|"
-    r"passwd|passphrase|secret|credentials?|auth)(?:$|[_\-.])",
+    r"passwd|passphrase|secret|credentials?|auth|authorization|cookie)(?:$|[_\-.])",
     re.IGNORECASE,
 )
+_PLACEHOLDER_PUNCTUATION = re.compile(r"[\s\-_./]")
 
 
 def is_secret_key(key: object) -> bool:
-    """Whether a mapping key names a credential (``api_key``, ``OPENAI_API_KEY``, ``token``,
-    ``client_secret``, ``password``...). ``max_tokens`` is not one.
+    """Whether a mapping key (or a variable name) names a credential (``api_key``,
+    ``OPENAI_API_KEY``, ``token``, ``client_secret``, ``password``, ``Authorization``...).
+    ``max_tokens`` is not one.
 
     CamelCase keys are split first (``apiKey`` is ``api_key``).
     """
@@ -52,6 +104,14 @@ def is_secret_key(key: object) -> bool:
         return False
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key)
     return _SECRET_KEY.search(snake) is not None
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a credential value is an obvious placeholder (``none``, ``x``, ``EMPTY``,
+    ``no-key``, ``dummy``...: :data:`PLACEHOLDERS`), not a real credential.
+    """
+    plain = _PLACEHOLDER_PUNCTUATION.sub("", value.lower())
+    return len(set(plain)) <= 1 or plain in PLACEHOLDERS
 
 
 _URL_PASSWORD = re.compile(r"(://[^\s/:@]*:)[^\s/@]+@")
@@ -73,26 +133,37 @@ def _url_held_from(text: str) -> int:
 
 
 class Redactor:
-    """Masks a fixed set of secret values in texts, and passwords written in URLs.
+    """Masks a configuration's credentials: in free text, and in the configuration itself.
 
     Args:
-        secrets: The secret values (empty strings are ignored).
+        secrets: The credential values (empty strings are ignored).
+
+    Attributes:
+        secrets: Every credential value: masked as a whole where the configuration is shown
+            (:func:`redact_value`, :meth:`is_secret_value`).
+        text_secrets: The credentials of at least :data:`MIN_TEXT_SECRET_LENGTH` characters:
+            masked wherever they appear in free text (:meth:`redact`).
     """
 
     def __init__(self, secrets: Iterable[str]) -> None:
         self.secrets = frozenset(secret for secret in secrets if secret)
-        ordered = sorted(self.secrets, key=lambda secret: (-len(secret), secret))
+        self.text_secrets = frozenset(
+            secret for secret in self.secrets if len(secret) >= MIN_TEXT_SECRET_LENGTH
+        )
+        ordered = sorted(self.text_secrets, key=lambda secret: (-len(secret), secret))
         self._pattern = re.compile("|".join(map(re.escape, ordered))) if ordered else None
         self._prefixes = frozenset(
-            secret[:size] for secret in self.secrets for size in range(1, len(secret))
+            secret[:size] for secret in self.text_secrets for size in range(1, len(secret))
         )
-        self._first_chars = frozenset(secret[0] for secret in self.secrets)
-        self._longest = max((len(secret) for secret in self.secrets), default=0)
+        self._first_chars = frozenset(secret[0] for secret in self.text_secrets)
+        self._longest = max((len(secret) for secret in self.text_secrets), default=0)
 
     def redact(self, text: str) -> str:
-        """Return ``text`` with every secret value replaced by ``***`` (longest first).
+        """Return free text with every credential of at least :data:`MIN_TEXT_SECRET_LENGTH`
+        characters replaced by ``***`` (longest first), and the password of every URL.
 
-        The password of every URL is masked too.
+        Shorter credentials are left alone: they are placeholders (``none``, ``local``), and
+        masking them inside ordinary words would rewrite the text.
         """
         if not text:
             return text
@@ -104,13 +175,13 @@ class Redactor:
         """Same as :meth:`redact`, so a redactor is a ``Callable[[str], str]``."""
         return self.redact(text)
 
-    def contains_secret(self, value: object) -> bool:
-        """Whether ``value`` is a string holding a secret value."""
-        return (
-            isinstance(value, str)
-            and self._pattern is not None
-            and self._pattern.search(value) is not None
-        )
+    def is_secret_value(self, value: object) -> bool:
+        """Whether ``value``, a value of the configuration, must not be shown: a string that is
+        a credential (whatever its length) or that holds one :meth:`redact` would mask.
+        """
+        if not isinstance(value, str):
+            return False
+        return value in self.secrets or self.redact(value) != value
 
     def stream(self) -> StreamRedactor:
         """A redactor for one stream of text chunks (see :class:`StreamRedactor`)."""
@@ -171,11 +242,27 @@ class StreamRedactor:
         return self._redactor.redact(held) if held else ""
 
 
-def redact_value(value: Any, redactor: Redactor, *, secret: bool = False) -> Any:
-    """Return a copy of a JSON-ready ``value`` with secrets masked.
+def credential_values(value: Any, *, secret: bool = False) -> Iterator[str]:
+    """The non-empty strings under credential-like keys in JSON-ready ``value`` (all of its
+    strings when ``secret`` is true).
+    """
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from credential_values(item, secret=secret or is_secret_key(key))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from credential_values(item, secret=secret)
+    elif secret and isinstance(value, str) and value:
+        yield value
 
-    Strings have secret values replaced; every value under a credential-like key (or anything
-    when ``secret`` is true) becomes ``***`` as a whole.
+
+def redact_value(value: Any, redactor: Redactor, *, secret: bool = False) -> Any:
+    """Return a copy of a JSON-ready configuration ``value`` as gent shows it.
+
+    Every value under a credential-like key (anything when ``secret`` is true), and every
+    string that is a credential, becomes ``***`` as a whole; other strings are redacted as
+    free text (:meth:`Redactor.redact`: long credentials inside them, URL passwords). Mapping
+    keys and the structure are kept as they are.
     """
     if isinstance(value, dict):
         return {
@@ -187,5 +274,5 @@ def redact_value(value: Any, redactor: Redactor, *, secret: bool = False) -> Any
     if secret and value is not None:
         return MASK
     if isinstance(value, str):
-        return redactor.redact(value)
+        return MASK if value in redactor.secrets else redactor.redact(value)
     return value

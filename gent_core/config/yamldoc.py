@@ -4,7 +4,10 @@ The text is *composed* (not loaded) with PyYAML's safe loader, so no Python tag 
 constructed; the node tree is then turned into dicts, lists and scalars while recording, for
 every key path (``("tools", 1, "name")``), the line and column it was written at. ``${VAR}``
 references are expanded in string scalars on the way (see :mod:`gent_core.config.envvars`),
-and secret values are collected (see :mod:`gent_core.config.secrets`).
+and credentials are collected with where they were written (see
+:mod:`gent_core.config.secrets`): values under credential-like keys, and ``${VAR}`` expansions
+under such a key or of a variable whose name is credential-like (``${OPENAI_API_KEY}``; a
+string holding a short one is a credential as a whole too).
 
 Problems (an unset variable, a duplicate key, an unsupported tag) are collected, not raised,
 so the caller can report them all at once.
@@ -20,7 +23,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from gent_core.config.envvars import ExpansionError, expand
-from gent_core.config.secrets import MIN_EXPANDED_SECRET_LENGTH, is_secret_key
+from gent_core.config.secrets import MIN_TEXT_SECRET_LENGTH, is_secret_key
 
 __all__ = ["MAX_NODES", "Document", "KeyPath", "Mark", "YAMLSyntaxError", "read_document"]
 
@@ -65,14 +68,15 @@ class Document:
     Attributes:
         data: The plain data (``None`` for an empty document).
         marks: Where each key path was written (the value for scalars, the key otherwise).
-        secrets: Secret values found (expanded variables, values under credential keys).
+        credentials: Credential values found -> the key path each was first written at
+            (values under credential keys, expansions of credential-named variables).
         problems: ``(key path, message, mark)`` for every problem found while reading; the
             mark is ``None`` when the key path's own mark applies.
     """
 
     data: Any = None
     marks: dict[KeyPath, Mark] = field(default_factory=dict)
-    secrets: set[str] = field(default_factory=set)
+    credentials: dict[str, KeyPath] = field(default_factory=dict)
     problems: list[tuple[KeyPath, str, Mark | None]] = field(default_factory=list)
 
 
@@ -205,19 +209,27 @@ class _Reader:
             if expansion.expanded:
                 node = self.expanded_node(node, expansion.text)
                 value = self.loader.construct_object(node)
-                if isinstance(value, str):
-                    self.document.secrets.update(
-                        item
-                        for item in expansion.values
-                        if len(item) >= MIN_EXPANDED_SECRET_LENGTH or secret
-                    )
-                    if secret and value:
-                        self.document.secrets.add(value)
+                found = [
+                    item
+                    for name, item in zip(expansion.names, expansion.values, strict=True)
+                    if secret or is_secret_key(name)
+                ]
+                for item in found:
+                    self.credential(item, path)
+                # A string holding a short credential (a URL, a header) is one as a whole, so it
+                # is masked where it is shown; a long one is masked inside it already.
+                short = any(len(item) < MIN_TEXT_SECRET_LENGTH for item in found)
+                if isinstance(value, str) and (secret or short):
+                    self.credential(value, path)
                 return value
         value = self.loader.construct_object(node)
-        if secret and isinstance(value, str) and value:
-            self.document.secrets.add(value)
+        if secret and isinstance(value, str):
+            self.credential(value, path)
         return value
+
+    def credential(self, value: str, path: KeyPath) -> None:
+        if value:
+            self.document.credentials.setdefault(value, path)
 
     def expanded_node(self, node: ScalarNode, text: str) -> ScalarNode:
         """A node for the expanded text; a plain scalar is typed again (``${N}`` -> 3)."""

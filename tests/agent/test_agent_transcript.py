@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from gent_core.agent import Agent, load_transcript
+from gent_core.config.secrets import Redactor
 from gent_core.errors import GentError
 from gent_core.testing import ScriptedModel
 
@@ -60,10 +61,41 @@ def test_transcript_redacts_secrets(make_agent: MakeAgent, tmp_path: Path) -> No
         config_summary={"model": {"name": "openai", "api_key": secret}},
     )
     agent.run_sync(f"use {secret}", transcript=path)
-    text = path.read_text()
-    assert secret not in text
-    assert '"api_key": "***"' in text
-    assert "the key is ***" in text
+    header, step, end = (json.loads(line) for line in path.read_text().splitlines())
+    assert header["config"] == {"model": {"name": "openai", "api_key": "***"}}
+    assert step["output"] == "<answer>the key is ***</answer>"  # the model's text
+    # the task and the answer are the user's text: recorded exactly, never redacted
+    assert header["task"] == f"use {secret}"
+    assert step["answer"] == end["answer"] == f"the key is {secret}"
+
+
+def test_a_credential_spelled_like_a_record_word_leaves_the_transcript_readable(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    # "feedback" and "call_0" are values of the record's own vocabulary (an outcome, a call
+    # id): masking them would make the file unreadable; the model's text is still masked
+    path = tmp_path / "run.jsonl"
+    redact = Redactor(["feedback", "sk-tool-key-1234"])
+    model = ScriptedModel(
+        [
+            "no section here, just feedback",
+            action("note", text="the key sk-tool-key-1234"),
+        ]
+    )
+    agent = make_agent(model, redact=redact)
+    agent.run_sync("add with feedback", transcript=path)
+    records = lines(path)
+    assert [record.get("outcome") for record in records[1:3]] == ["feedback", "action"]
+    assert records[1]["output"] == "no section here, just ***"
+    assert records[2]["calls"][0]["args"] == {"text": "the key ***"}
+    assert records[2]["calls"][0]["status"] == "success"
+    assert records[2]["clipboard"][0]["text"] == "the key ***"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records[:3]))  # cut
+    answering = ScriptedModel(["<answer>3</answer>"])
+    result = asyncio_run(make_agent(answering, redact=redact).resume(path))
+    assert result.answer == "3"
+    assert "the key ***" in answering.requests[0].messages[-1].text  # the clipboard, as stored
+    assert [step.outcome for step in result.steps] == ["feedback", "action", "answer"]
 
 
 def test_partial_last_line_is_ignored(tmp_path: Path, make_agent: MakeAgent) -> None:

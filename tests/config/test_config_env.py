@@ -72,7 +72,8 @@ prompt:
         "base_url": "http://gpu-box:8080",
     }
     assert loaded.config.prompt.rules == ["Work in gent"]
-    assert loaded.secrets == frozenset({KEY, "gpu-box", "gent"})
+    # a host name or a project name is not a credential: only the value under api_key is
+    assert loaded.secrets == frozenset({KEY})
 
 
 def test_plain_scalars_are_typed_again_after_expansion() -> None:
@@ -89,7 +90,7 @@ def test_quoted_values_stay_strings() -> None:
     text = "model: {name: fake, label: '${N}'}\n"
     loaded = parse_config(text, environ={"N": "1234"})
     assert loaded.config.model.options["label"] == "1234"
-    assert loaded.secrets == frozenset({"1234"})
+    assert loaded.secrets == frozenset()  # N is no credential's name, label no credential key
 
 
 def test_short_environment_values_are_not_secrets_unless_under_a_secret_key() -> None:
@@ -232,11 +233,11 @@ def test_component_repr_masks_credential_options_without_a_loaded_config() -> No
 def test_validation_errors_never_echo_a_secret() -> None:
     text = """\
 model: fake
-max_steps: "${KEY}"
-timeouts: {tool: "${KEY}"}
+max_steps: "${SERVICE_TOKEN}"
+timeouts: {tool: "${SERVICE_TOKEN}"}
 """
     with pytest.raises(ConfigError) as caught:
-        parse_config(text, source="agent.yaml", environ={"KEY": KEY})
+        parse_config(text, source="agent.yaml", environ={"SERVICE_TOKEN": KEY})
     error = caught.value
     for shown in (str(error), repr(error), error.model_message, *map(str, error.args)):
         assert KEY not in shown
@@ -249,7 +250,7 @@ timeouts: {tool: "${KEY}"}
 
 def test_non_mapping_document_from_a_secret_is_not_echoed() -> None:
     with pytest.raises(ConfigError) as caught:
-        parse_config("'${KEY}'\n", environ={"KEY": KEY})
+        parse_config("'${API_KEY}'\n", environ={"API_KEY": KEY})
     assert KEY not in str(caught.value)
     assert "got (secret value)" in str(caught.value)
 

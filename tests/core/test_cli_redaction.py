@@ -1,10 +1,13 @@
 """Secrets never reach any output of ``gent``: live view, ``--json``, ``gent describe``, the
 transcript and error messages, also inside ``base_url`` and when a model or a tool echoes them
-(issue 11, bug 9)."""
+(issue 11, bug 9) — but the user's own text, the task and the answer, is never altered
+(issue 17)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +49,19 @@ def assert_masked(text: str) -> None:
     assert "hunter22" not in text
 
 
+def without_user_text(record: Any) -> Any:
+    """A run record (or transcript line) without its task and answer fields."""
+    if isinstance(record, dict):
+        return {
+            key: without_user_text(value)
+            for key, value in record.items()
+            if key not in ("task", "answer")
+        }
+    if isinstance(record, list):
+        return [without_user_text(item) for item in record]
+    return record
+
+
 @pytest.mark.parametrize("chunk", [1, 3, 5, 0])
 def test_live_view_masks_secrets_echoed_by_the_model_and_a_tool(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], chunk: int
@@ -53,11 +69,15 @@ def test_live_view_masks_secrets_echoed_by_the_model_and_a_tool(
     code = main(["run", str(write_config(tmp_path, chunk)), f"use {TOKEN}"])
     captured = capsys.readouterr()
     assert code == 0
-    assert_masked(captured.out + captured.err)
-    assert "The key is ***" in captured.out
-    assert "http://bob:***@example.com/x" in captured.out
-    assert "Answer: Done with ***" in captured.out
-    assert "<- calculator failed:" in captured.out
+    out = captured.out
+    # the task and the answer are the user's text: shown as written, also while it streams
+    assert f"Task: use {TOKEN}\n" in out
+    assert f"[answer] Done with {TOKEN}\n" in out
+    assert f"Answer: Done with {TOKEN}\n" in out
+    assert_masked(out.replace(f"use {TOKEN}", "").replace(f"Done with {TOKEN}", "") + captured.err)
+    assert "The key is ***" in out
+    assert "http://bob:***@example.com/x" in out
+    assert "<- calculator failed:" in out
 
 
 def test_json_output_and_transcript_mask_secrets(
@@ -69,9 +89,13 @@ def test_json_output_and_transcript_mask_secrets(
     )
     captured = capsys.readouterr()
     assert code == 0
-    assert_masked(captured.out + captured.err)
-    assert '"answer": "Done with ***"' in captured.out
-    assert_masked(transcript.read_text())
+    printed = json.loads(captured.out)
+    assert printed["answer"] == printed["steps"][-1]["answer"] == f"Done with {TOKEN}"
+    assert printed["steps"][-1]["output"] == "<answer>Done with ***</answer>"  # model text
+    assert_masked(json.dumps(without_user_text(printed)) + captured.err)
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert lines[-1]["type"] == "end" and lines[-1]["answer"] == f"Done with {TOKEN}"
+    assert_masked(json.dumps(without_user_text(lines)))
 
 
 def test_describe_masks_secrets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

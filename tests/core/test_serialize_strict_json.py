@@ -94,9 +94,12 @@ def test_write_json_converts_objects_and_odd_keys() -> None:
     assert data["o"] == "<Broken that cannot be written: RuntimeError>"
 
 
-def test_write_json_redacts_every_string_keys_included() -> None:
-    text = write_json({"sk-123": ["key sk-123 here"]}, redact=lambda s: s.replace("sk-123", "***"))
-    assert strict_loads(text) == {"***": ["key *** here"]}
+def test_write_json_redacts_every_string_value_but_never_a_key() -> None:
+    text = write_json(
+        {"sk-123": ["key sk-123 here", {"sk-123": "sk-123"}]},
+        redact=lambda s: s.replace("sk-123", "***"),
+    )
+    assert strict_loads(text) == {"sk-123": ["key *** here", {"sk-123": "***"}]}
 
 
 def test_to_json_data_never_raises_on_nan_inside_a_pydantic_model() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gent_core.config.secrets import Redactor
 from gent_core.errors import Location, ModelError
 
 __all__ = ["RETRY_STATUSES", "redact", "server_message", "status_error"]
@@ -17,10 +18,11 @@ _MAX_MESSAGE = 500
 
 
 def redact(text: str, secret: str | None) -> str:
-    """Return ``text`` with every occurrence of ``secret`` replaced by ``***``."""
-    if secret:
-        text = text.replace(secret, "***")
-    return text
+    """Return ``text`` with the API key masked as gent masks credentials in free text
+    (:meth:`~gent_core.config.secrets.Redactor.redact`: a key of 8 characters or more, and URL
+    passwords; a shorter key such as ``none`` is a placeholder, never searched for).
+    """
+    return Redactor([secret] if secret else ()).redact(text)
 
 
 def server_message(body: bytes | str) -> str:

@@ -46,8 +46,20 @@ class Limits:
     Attributes:
         max_steps: Model calls allowed in one run.
         tool_timeout: Default seconds a tool call may take (a tool may set its own).
-        model_timeout: Seconds one model call may take, ``None`` for no limit.
+        model_timeout: Seconds one model call may take, ``None`` for no limit (the default).
+            An output still being written at that point is treated as cut off (nothing in
+            it runs, the model is told); a call that wrote nothing by then fails the run.
+        model_idle_timeout: Seconds a model call may go without sending output text (the
+            wait for the first text included), ``None`` for no limit. A back end that stays
+            silent that long is taken as hung: the run stops with ``model_error``. A slow
+            model that keeps writing is never stopped by it.
+        max_output_chars: Characters one model call may write. The stream is closed at the
+            bound and the output treated as cut off (finish reason ``output_limit``): nothing
+            in it runs, the model is told.
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
+        max_recorded_output_chars: Characters of one tool output kept in the run's record
+            (``--json``, the transcript); a longer output is recorded cut, and the record
+            says how long it was (:class:`~gent_core.agent.ToolCallRecord`).
         max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.
@@ -61,7 +73,10 @@ class Limits:
     max_steps: int = 10
     tool_timeout: float = 60.0
     model_timeout: float | None = None
+    model_idle_timeout: float | None = 300.0
+    max_output_chars: int = 200_000
     max_tool_output_chars: int = 16_000
+    max_recorded_output_chars: int = 100_000
     max_consecutive_format_errors: int = 3
     max_consecutive_tool_errors: int = 3
     max_calls_per_action: int = 32

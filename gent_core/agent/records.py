@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ __all__ = [
     "StepRecord",
     "StopReason",
     "ToolCallRecord",
+    "recorded_output",
     "redact_record",
 ]
 
@@ -57,8 +59,14 @@ class ToolCallRecord:
         tool: The tool name as written by the model.
         args: The arguments as written by the model.
         status: ``"success"`` or ``"error"``.
-        output: The tool's raw output made JSON-ready (``None`` on error).
+        output: The tool's raw output made JSON-ready (``None`` on error), or its first
+            characters when it was too long to record whole (see ``output_chars``).
         error: The error's model-facing text, on error.
+        output_chars: ``None`` when ``output`` is the whole output. Otherwise the output was
+            longer than the record keeps (``limits.max_recorded_output_chars``): this is its
+            length in characters (of the text itself for a text output, of its JSON text
+            otherwise) and ``output`` is a text holding only its beginning. Written as
+            ``"output_truncated": {"chars": ..., "recorded_chars": ...}``.
     """
 
     id: str
@@ -67,6 +75,7 @@ class ToolCallRecord:
     status: str
     output: Any = None
     error: str | None = None
+    output_chars: int | None = None
 
     @classmethod
     def read(cls, fields: FieldReader) -> ToolCallRecord:
@@ -75,18 +84,24 @@ class ToolCallRecord:
         Raises:
             RecordError: Naming the first missing or invalid field.
         """
+        truncated = fields.child("output_truncated") if "output_truncated" in fields.data else None
+        output = fields.data.get("output")
+        if truncated is not None:
+            truncated.integer("recorded_chars")
+            output = fields.text("output")
         return cls(
             id=fields.text("id", ""),
             tool=fields.text("tool"),
             args=dict(fields.child("args", {}).data),
             status=fields.choice("status", ("success", "error")),
-            output=fields.data.get("output"),
+            output=output,
             error=fields.text("error", None, optional=True),
+            output_chars=truncated.integer("chars") if truncated is not None else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
-        return {
+        data = {
             "id": self.id,
             "tool": self.tool,
             "args": to_json_data(self.args),
@@ -94,6 +109,37 @@ class ToolCallRecord:
             "output": to_json_data(self.output),
             "error": self.error,
         }
+        if self.output_chars is not None:
+            recorded = len(self.output) if isinstance(self.output, str) else 0
+            data["output_truncated"] = {"chars": self.output_chars, "recorded_chars": recorded}
+        return data
+
+
+def recorded_output(output: Any, limit: int) -> tuple[Any, int | None]:
+    """What a run's record keeps of a tool's raw output: the one bound on recorded outputs.
+
+    Args:
+        output: The tool's raw output.
+        limit: The most characters recorded (``limits.max_recorded_output_chars``).
+
+    Returns:
+        ``(output made JSON-ready, None)`` when it fits, else ``(its first limit characters,
+        its length)``: the characters of the text itself for a text output, of its JSON text
+        (as ``--json`` writes it) otherwise.
+    """
+    if isinstance(output, str):
+        text = output
+    else:
+        data = to_json_data(output)
+        if isinstance(data, str):
+            text = data
+        else:
+            text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+            if len(text) <= limit:
+                return data, None
+    if len(text) <= limit:
+        return text, None
+    return text[:limit], len(text)
 
 
 @dataclass

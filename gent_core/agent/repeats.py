@@ -50,8 +50,11 @@ def _key(call: ToolCallRecord) -> str:
 
 
 def _same_result(one: ToolCallRecord, other: ToolCallRecord) -> bool:
+    """Whether two calls had the same result; an output recorded cut is never known to be."""
     return (
-        one.status == other.status
+        one.output_chars is None
+        and other.output_chars is None
+        and one.status == other.status
         and one.error == other.error
         and to_json_data(one.output) == to_json_data(other.output)
     )

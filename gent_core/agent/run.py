@@ -7,7 +7,9 @@ Rules (from the seeds' Go library):
 * an output with neither, with an empty action and no answer, with no recognised section, or
   cut off inside a section, gets feedback saying what was expected, quoting the output briefly;
 * an output the back end reports as cut off by its token limit (finish reason ``length`` or an
-  equivalent) is never acted on: no call runs, no answer is taken, the model is told;
+  equivalent), or that the agent stopped at one of its own bounds (``limits.max_output_chars``,
+  ``limits.model_timeout``: :mod:`gent_core.agent.streaming`), is never acted on: no call
+  runs, no answer is taken, the model is told;
 * every error becomes feedback and the model retries; limits stop the run cleanly: max
   steps, consecutive unusable outputs, consecutive steps whose tool calls all failed;
 * a call that repeats an earlier call of the run with the same result gets a note after the
@@ -37,9 +39,15 @@ from gent_core.agent.records import (
     StepRecord,
     StopReason,
     ToolCallRecord,
+    recorded_output,
 )
 from gent_core.agent.repeats import find_repeats, repeat_note
-from gent_core.agent.streaming import ModelOutput, stream_model_output
+from gent_core.agent.streaming import (
+    OUTPUT_LIMIT,
+    TIME_LIMIT,
+    ModelOutput,
+    stream_model_output,
+)
 from gent_core.context import ExecutionContext
 from gent_core.errors import (
     GentError,
@@ -374,7 +382,7 @@ class AgentRun:
             set(agent.closing_sections()),
             self.emit,
             index,
-            self.context.limits.model_timeout,
+            self.context.limits,
         )
         self.stats.model_seconds += output.seconds
         response = ModelResponse(output.text, output.usage, output.finish_reason)
@@ -391,23 +399,22 @@ class AgentRun:
         closed (a Markdown section ends with the text) may still hold half a call.
         """
         agent = self.agent
-        if cut_off_by_back_end(output.finish_reason):
+        bound = self._bound_reached(output)
+        if bound is not None or cut_off_by_back_end(output.finish_reason):
             expected = agent.expected_sections_text()
             open_section = output.parsed.truncated if output.parsed is not None else None
             where = f" inside the {open_section.name} section" if open_section else ""
+            what, why = bound or (
+                "the token limit",
+                f"the model output was cut off (finish reason {output.finish_reason!r})",
+            )
             message = (
-                f"Your output was cut off{where}: it reached the token limit (finish reason "
-                f"{output.finish_reason!r}) before it ended, so nothing in it was run or used. "
-                f"It ended with: {_quote_end(record.output)}\nWrite the {expected} again, "
-                "shorter (fewer or smaller calls, less text before them)."
+                f"Your output was cut off{where}: it reached {what} before it ended, so "
+                f"nothing in it was run or used. It ended with: {_quote_end(record.output)}\n"
+                f"Write the {expected} again, shorter (fewer or smaller calls, less text "
+                "before them)."
             )
-            raise _Feedback(
-                message,
-                TruncatedOutputError(
-                    f"the model output was cut off (finish reason {output.finish_reason!r})",
-                    model_message=message,
-                ),
-            )
+            raise _Feedback(message, TruncatedOutputError(why, model_message=message))
         error = output.parse_error
         if isinstance(error, NoSectionsFoundError):
             raise _Feedback(f"{error.model_message}\nYou wrote: {_quote(record.output)}", error)
@@ -422,6 +429,26 @@ class AgentRun:
                 "shorter if needed."
             )
         return output.parsed
+
+    def _bound_reached(self, output: ModelOutput) -> tuple[str, str] | None:
+        """For an output the agent stopped at one of its bounds: what the model is told it
+        reached, and the error for people (naming the setting); else ``None``.
+        """
+        limits = self.context.limits
+        if output.finish_reason == OUTPUT_LIMIT:
+            size = f"{limits.max_output_chars:,} characters"
+            return (
+                f"the most one output may have ({size})",
+                f"the model output was stopped at {size} (limits.max_output_chars)",
+            )
+        if output.finish_reason == TIME_LIMIT:
+            assert limits.model_timeout is not None  # the only way to this finish reason
+            seconds = f"{limits.model_timeout:g} s"
+            return (
+                f"the time one output may take ({seconds})",
+                f"the model output was stopped after {seconds} (timeouts.model)",
+            )
+        return None
 
     # ------------------------------------------------------------------ act
 
@@ -544,18 +571,21 @@ class AgentRun:
                 record.notes.append(note)
 
     def _record_calls(self, record: StepRecord, result: ToolChainResult) -> None:
+        limit = self.context.limits.max_recorded_output_chars
         for call, outcome, error in zip(result.calls, result.results, result.errors, strict=False):
             self.stats.tool_calls[call.tool] += 1
             if error is not None:
                 self.stats.tool_errors[call.tool] += 1
+            output, chars = (None, None) if error else recorded_output(outcome.output, limit)
             record.calls.append(
                 ToolCallRecord(
                     id=call.id,
                     tool=call.tool,
                     args=dict(call.args),
                     status=outcome.status,
-                    output=to_json_data(outcome.output) if error is None else None,
+                    output=output,
                     error=error.model_message if error is not None else None,
+                    output_chars=chars,
                 )
             )
             self.emit(ToolCallFinished(record.index, call, outcome, error))

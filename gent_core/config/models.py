@@ -265,13 +265,17 @@ class TimeoutsConfig(BaseModel):
 
     Attributes:
         tool: Default seconds a tool call may take (a tool may set its own).
-        model: Seconds one model call may take; ``None`` for no limit.
+        model: Seconds one model call may take; ``None`` for no limit. An output still
+            being written then is treated as cut off.
+        model_idle: Seconds a model call may go without sending text (the first text
+            included) before it is taken as hung and the run stops; ``None`` for no limit.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     tool: _Seconds = 60.0
     model: _Seconds | None = None
+    model_idle: _Seconds | None = 300.0
 
 
 class LimitsConfig(BaseModel):
@@ -281,7 +285,11 @@ class LimitsConfig(BaseModel):
         max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.
+        max_output_chars: Characters one model call may write; an output reaching it is
+            stopped and treated as cut off.
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
+        max_recorded_output_chars: Characters of one tool output kept in the record
+            (``--json``, the transcript); a longer one is recorded cut, saying so.
         max_calls_per_action: Tool calls one action may hold; more runs none of them.
         max_clipboard_chars: Characters of clipboard shown each step; older entries that no
             longer fit are removed.
@@ -291,7 +299,9 @@ class LimitsConfig(BaseModel):
 
     max_consecutive_format_errors: _Count = 3
     max_consecutive_tool_errors: _Count = 3
+    max_output_chars: _Count = 200_000
     max_tool_output_chars: _Count = 16_000
+    max_recorded_output_chars: _Count = 100_000
     max_calls_per_action: _Count = 32
     max_clipboard_chars: _Count = 32_000
 
@@ -375,7 +385,10 @@ class AgentConfig(_Redacting):
             max_steps=self.max_steps,
             tool_timeout=self.timeouts.tool,
             model_timeout=self.timeouts.model,
+            model_idle_timeout=self.timeouts.model_idle,
+            max_output_chars=self.limits.max_output_chars,
             max_tool_output_chars=self.limits.max_tool_output_chars,
+            max_recorded_output_chars=self.limits.max_recorded_output_chars,
             max_consecutive_format_errors=self.limits.max_consecutive_format_errors,
             max_consecutive_tool_errors=self.limits.max_consecutive_tool_errors,
             max_calls_per_action=self.limits.max_calls_per_action,

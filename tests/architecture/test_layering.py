@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.errors",
             "gent_core.importing",
             "gent_core.lazy",
+            "gent_core.lines",
             "gent_core.messages",
             "gent_core.openai_messages",
             "gent_core.serialize",

@@ -49,7 +49,10 @@ def test_wrong_integer_names_file_line_key_and_what_is_accepted() -> None:
             "timeouts: {model: soon}",
             "key 'timeouts.model': expected a number > 0 or null, got 'soon'",
         ),
-        ("timeouts: 5", "key 'timeouts': expected a mapping with keys tool, model, got 5"),
+        (
+            "timeouts: 5",
+            "key 'timeouts': expected a mapping with keys tool, model, model_idle, got 5",
+        ),
         (
             "approval: {default: maybe}",
             "key 'approval.default': expected one of 'allow', 'deny', 'ask', got 'maybe'",
@@ -99,7 +102,7 @@ def test_unknown_nested_key_lists_that_mappings_keys() -> None:
     error = error_of("model: fake\ntimeouts:\n  tool: 3\n  modle: 4\n")
     assert str(error) == (
         "agent.yaml, line 4, key 'timeouts.modle': unknown key 'modle' (did you mean "
-        "'model'?); accepted keys: tool, model"
+        "'model'?); accepted keys: tool, model, model_idle"
     )
 
 

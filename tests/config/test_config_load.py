@@ -34,11 +34,13 @@ tools:
   - {name: shout}
 thinking: false
 max_steps: 8
-timeouts: {tool: 12.5, model: 30}
+timeouts: {tool: 12.5, model: 30, model_idle: null}
 limits:
   max_consecutive_format_errors: 2
   max_consecutive_tool_errors: 4
+  max_output_chars: 9000
   max_tool_output_chars: 500
+  max_recorded_output_chars: 700
 working_directory: work
 prompt:
   role: You are a careful assistant.
@@ -65,6 +67,10 @@ def test_minimal_config_gets_every_default() -> None:
     assert config.thinking is True
     assert config.max_steps == 10
     assert (config.timeouts.tool, config.timeouts.model) == (60.0, None)
+    assert config.timeouts.model_idle == 300.0
+    assert config.limits.max_output_chars == 200_000
+    assert config.limits.max_recorded_output_chars == 100_000
+    assert config.limits_object() == Limits()  # the config and Python defaults agree
     assert config.limits.max_consecutive_format_errors == 3
     assert config.limits.max_consecutive_tool_errors == 3
     assert config.limits.max_tool_output_chars == 16_000
@@ -104,7 +110,10 @@ def test_limits_object_carries_every_limit(write_config: Callable[[str], Path]) 
         max_steps=8,
         tool_timeout=12.5,
         model_timeout=30.0,
+        model_idle_timeout=None,
+        max_output_chars=9000,
         max_tool_output_chars=500,
+        max_recorded_output_chars=700,
         max_consecutive_format_errors=2,
         max_consecutive_tool_errors=4,
     )

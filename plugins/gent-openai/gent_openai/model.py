@@ -77,6 +77,24 @@ def _connect_reason(error: BaseException, secret: str | None) -> str:
     return redact(str(error) or type(error).__name__, secret)
 
 
+_ERROR_BODY_CHARS = 65_536
+"""Characters of an error response read (its message is shown cut to 500 anyway)."""
+
+
+async def _read_text(response: httpx.Response, limit: int) -> str | None:
+    """The body of ``response`` as text, or ``None`` when it is longer than ``limit``
+    characters (nothing past the limit is read).
+    """
+    pieces: list[str] = []
+    size = 0
+    async for piece in response.aiter_text():
+        size += len(piece)
+        if size > limit:
+            return None
+        pieces.append(piece)
+    return "".join(pieces)
+
+
 def _retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("retry-after")
     try:
@@ -258,7 +276,8 @@ class OpenAIModel(Model):
         try:
             status = response.status_code
             if status >= 400:
-                message = redact(server_message(await response.aread()), secret)
+                said = await _read_text(response, _ERROR_BODY_CHARS)
+                message = redact(server_message(said or ""), secret)
                 models = None
                 if status == 404 or is_model_error(status, message):
                     models = await self._list_models(client)
@@ -287,7 +306,7 @@ class OpenAIModel(Model):
         secret = self.options.secret()
         complete = False
         try:
-            async for data in sse_data(response.aiter_lines()):
+            async for data in sse_data(response.aiter_text(), self.options.max_line_chars):
                 if data == DONE:
                     complete = True
                     break
@@ -378,20 +397,28 @@ class OpenAIModel(Model):
         while True:
             try:
                 async with self._send(client, body, attempt) as response:
-                    raw = await response.aread()
+                    raw = await _read_text(response, self.options.max_line_chars)
                 break
             except _Retry as retry:
                 if attempt >= self.options.max_retries:
                     raise retry.error from retry.__cause__
                 await asyncio.sleep(self._delay(attempt, retry.retry_after))
                 attempt += 1
+        if raw is None:
+            raise ModelError(
+                f"the response from {self.options.root}/{self._path} is longer than "
+                f"{self.options.max_line_chars:,} characters (the max_line_chars option); it "
+                "was dropped",
+                location=_LOCATION,
+                hint="Raise max_line_chars for a server that really answers at such length.",
+            )
         try:
             data = json.loads(raw)
             choice = data["choices"][0]
         except (ValueError, KeyError, IndexError, TypeError) as error:
             raise ModelError(
                 f"unexpected response from {self.options.root}/{self._path}: "
-                f"{redact(raw[:200].decode('utf-8', 'replace'), self.options.secret())!r}",
+                f"{redact(raw[:200], self.options.secret())!r}",
                 location=_LOCATION,
             ) from error
         if self.options.api == "chat":

@@ -26,6 +26,9 @@ class OpenAIOptions(BaseModel):
         temperature: Sampling temperature used when a request sets none.
         max_tokens: Token limit used when a request sets none.
         timeout: Seconds to wait for the server between two pieces of the response.
+        max_line_chars: Longest line of the event stream, in characters (and, with ``stream``
+            off, the longest response). A server sending a longer one fails the call with a
+            :class:`~gent_core.errors.ModelError` instead of filling the memory.
         connect_timeout: Seconds to wait for a connection.
         max_retries: Retries after a 429, a 5xx, a timeout or a connection error (only before
             the first chunk arrived).
@@ -58,6 +61,7 @@ class OpenAIOptions(BaseModel):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     timeout: float = Field(60.0, gt=0)
+    max_line_chars: int = Field(1_000_000, ge=1)
     connect_timeout: float = Field(10.0, gt=0)
     max_retries: int = Field(3, ge=0, le=10)
     backoff: float = Field(0.5, ge=0)

@@ -7,6 +7,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 
 @dataclass
 class Reply:
-    """One scripted reply: a status and a JSON body, or an SSE stream of events."""
+    """One scripted reply: a status and a JSON body, an SSE stream of events, or raw bytes
+    written as an event stream (``raw``: any iterable, so it may be as long as needed)."""
 
     status: int = 200
     body: Any = None
@@ -22,6 +24,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds between streamed events
     drop_after: int | None = None  # close the connection after this many events
+    raw: Iterable[bytes] | None = None
 
 
 @dataclass
@@ -68,7 +71,7 @@ class FakeServer:
                 reply = (
                     server.replies.pop(0) if server.replies else Reply(500, {"error": "unscripted"})
                 )
-                if reply.events is None:
+                if reply.events is None and reply.raw is None:
                     self._json(reply.status, reply.body, reply.headers)
                     return
                 self.send_response(reply.status)
@@ -76,7 +79,10 @@ class FakeServer:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 try:
-                    for index, event in enumerate(reply.events):
+                    for piece in reply.raw or ():
+                        self.wfile.write(piece)
+                        self.wfile.flush()
+                    for index, event in enumerate(reply.events or ()):
                         if reply.drop_after is not None and index >= reply.drop_after:
                             self.connection.shutdown(2)
                             return

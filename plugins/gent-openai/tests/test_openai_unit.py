@@ -131,24 +131,17 @@ def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
     assert "Example of the format:" in completions.render_request(request)
 
 
-def test_sse_reader_joins_multiline_data_and_skips_comments() -> None:
-    async def lines() -> AsyncIterator[str]:
-        for line in [
-            ": ping",
-            "event: message",
-            'data: {"a":',
-            "data: 1}",
-            "",
-            "data: x",
-            "",
-            "data: [DONE]",
-            "",
-            "data: after",
-        ]:
-            yield line
+@pytest.mark.parametrize(("end", "size"), [("\n", 1000), ("\r\n", 3), ("\r", 1)])
+def test_sse_reader_joins_multiline_data_and_skips_comments(end: str, size: int) -> None:
+    lines = [": ping", "event: message", 'data: {"a":', "data: 1}", "", "data: x", ""]
+    text = end.join([*lines, "data: [DONE]", "", "data: after", ""])
+
+    async def chunks() -> AsyncIterator[str]:  # the text in pieces of `size` characters
+        for start in range(0, len(text), size):
+            yield text[start : start + size]
 
     async def run() -> list[str]:
-        return [data async for data in sse_data(lines())]
+        return [data async for data in sse_data(chunks(), 1000)]
 
     assert asyncio.run(run()) == ['{"a":\n1}', "x", "[DONE]"]
 

@@ -4,6 +4,10 @@ A reader sees the old content or the new one, never half of it; a failed write l
 file as it was and no temporary file behind. Missing parent directories are created, one
 component at a time relative to the parent's descriptor with ``O_NOFOLLOW``, so a directory
 swapped for a symbolic link is never followed out of the working directory.
+
+Every write has a byte cap (:func:`check_write_size`): ``write_atomic`` refuses data past it
+before anything is touched, and a tool that can tell the size before it builds the content
+(``edit_file`` with ``replace_all``) checks it first with the same function.
 """
 
 from __future__ import annotations
@@ -15,9 +19,42 @@ import stat
 
 from gent_tools_files._flags import BINARY, CLOEXEC, DIR_FLAGS, NOFOLLOW, USE_DIR_FD
 from gent_tools_files.errors import FileToolError
+from gent_tools_files.text import human_size
 from gent_tools_files.workspace import Target, Workspace, same_file
 
-__all__ = ["write_atomic"]
+__all__ = ["WRITE_HINT", "check_write_size", "write_atomic"]
+
+WRITE_HINT = "Write less at once: split the content over several files."
+"""What to do about content past the cap, in words for the model."""
+
+
+def check_write_size(
+    size: int, limit: int, *, tool: str, path: str, option: str, hint: str = WRITE_HINT
+) -> None:
+    """Refuse to write ``size`` bytes when that is more than ``limit``: the one byte cap of
+    every file the tools write.
+
+    Args:
+        size: The bytes the file would hold.
+        limit: The most bytes the tool writes.
+        tool: The tool's name.
+        path: The file's path as given.
+        option: The tool option that sets ``limit`` (named in the error).
+        hint: What the model can do instead.
+
+    Raises:
+        FileToolError: Saying the size, the cap and what to do; nothing was written.
+    """
+    if size <= limit:
+        return
+    shown = human_size(size) if size < 1024 else f"{human_size(size)} ({size:,} bytes)"
+    raise FileToolError(
+        f"The new content of {path!r} would be {shown}, more than {tool} writes "
+        f"({human_size(limit)}, its {option} option); nothing was written.",
+        tool=tool,
+        path=path,
+        hint=hint,
+    )
 
 
 def write_atomic(
@@ -25,6 +62,8 @@ def write_atomic(
     target: Target,
     data: bytes,
     *,
+    max_bytes: int,
+    option: str,
     unchanged_since: os.stat_result | None = None,
 ) -> bool:
     """Write ``data`` to ``target`` through a temporary file renamed over it.
@@ -37,6 +76,8 @@ def write_atomic(
         workspace: The working directory ``target`` was resolved in.
         target: Where to write (resolved; missing or a regular file).
         data: The new content.
+        max_bytes: The most bytes written (:func:`check_write_size`).
+        option: The tool option that sets ``max_bytes``, for the error.
         unchanged_since: The file's status when it was read: if it changed since (another
             writer got there first), nothing is written.
 
@@ -46,8 +87,10 @@ def write_atomic(
     Raises:
         FileToolError, PathRejectedError: The target is the working directory, a directory
             or a special file, a parent is a file, the file changed meanwhile, or the write
-            failed (the message gives the system's reason).
+            failed (the message gives the system's reason), or ``data`` is larger than
+            ``max_bytes``.
     """
+    check_write_size(len(data), max_bytes, tool=workspace.tool, path=target.raw, option=option)
     if not target.parts:
         raise FileToolError(
             "'.' is the working directory itself; give a file name.",

@@ -8,7 +8,10 @@
 * a UTF-8 byte-order mark is kept and is not part of the text matched;
 * in a file whose line endings are all CRLF, ``old_text`` and ``new_text`` written with plain
   newlines match and are written with CRLF;
-* occurrences are counted without overlap (as :meth:`str.replace` replaces them).
+* occurrences are counted without overlap (as :meth:`str.replace` replaces them);
+* the size of the new content is worked out from the count before it is built, so an edit
+  past the byte cap (``replace_all`` of a short text by a long one) is refused without
+  building it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from gent_tools_files.atomic import check_write_size
 from gent_tools_files.errors import EditMatchError
 
 __all__ = ["EXCERPT_LINES", "EditPlan", "plan_edit"]
@@ -26,6 +30,10 @@ EXCERPT_LINES = 30
 
 _EXCERPT_LINE_CHARS = 200
 _NUMBERED = re.compile(r"^\s*\d+[:|\t] ?")
+_SIZE_HINT = (
+    "Replace fewer occurrences at once (expected_replacements, or an old_text that matches "
+    "only some), or use a shorter new_text."
+)
 _MATCH_HINT = (
     "old_text must match the file exactly, whitespace and line breaks included: read the "
     "lines with read_file (line_numbers: true) and copy them, without the line numbers."
@@ -115,6 +123,18 @@ def _excerpt(text: str, first_line: int, new: str) -> list[tuple[int, str]]:
     return shown
 
 
+def _edited_size(size: int, count: int, old: str, new: str, crlf: bool) -> int:
+    """The bytes of the file after ``count`` replacements of ``old`` by ``new``, without
+    building it (``old`` matched text decoded with ``surrogateescape``, so it encodes back).
+    """
+    old_bytes = len(old.encode("utf-8", "surrogateescape"))
+    new_bytes = len(new.encode("utf-8", "surrogateescape"))
+    if crlf:  # every newline of both is written as CRLF
+        old_bytes += old.count("\n")
+        new_bytes += new.count("\n")
+    return size + count * (new_bytes - old_bytes)
+
+
 def plan_edit(
     data: bytes,
     old: str,
@@ -124,6 +144,7 @@ def plan_edit(
     expected: int | None,
     tool: str,
     path: str,
+    max_bytes: int,
 ) -> EditPlan:
     """Replace ``old`` with ``new`` in the file content ``data``.
 
@@ -135,10 +156,12 @@ def plan_edit(
         expected: The exact number of occurrences there must be (then all are replaced).
         tool: The tool's name, for errors.
         path: The file's path, for errors.
+        max_bytes: The most bytes the new content may have (``max_file_bytes``).
 
     Raises:
         EditMatchError: ``old`` does not occur (with hints about near misses), occurs more
             than once when one was expected, or not ``expected`` times; it lists the lines.
+        FileToolError: The new content would be larger than ``max_bytes`` (it is not built).
     """
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
     text = data[len(bom) :].decode("utf-8", "surrogateescape")
@@ -181,6 +204,14 @@ def plan_edit(
             hint="Include more of the surrounding lines in old_text so it occurs once, or set "
             f"replace_all to true (or expected_replacements to {count}) to replace them all.",
         )
+    check_write_size(
+        _edited_size(len(data), count, old, new, crlf),
+        max_bytes,
+        tool=tool,
+        path=path,
+        option="max_file_bytes",
+        hint=_SIZE_HINT,
+    )
     edited = text.replace(old, new)
     excerpt = _excerpt(edited, lines[0], new)
     if crlf:

@@ -37,7 +37,8 @@ class WriteFileOptions(FileToolOptions):
     """Options of ``write_file`` (set in the agent config).
 
     Attributes:
-        max_bytes: Largest content written, in bytes of UTF-8.
+        max_bytes: Largest content written, in bytes of UTF-8 (checked where every file
+            tool writes: :func:`~gent_tools_files.atomic.check_write_size`).
     """
 
     max_bytes: int = Field(5_000_000, ge=1)
@@ -47,7 +48,8 @@ class EditFileOptions(FileToolOptions):
     """Options of ``edit_file`` (set in the agent config).
 
     Attributes:
-        max_file_bytes: Largest file edited (it is read whole to be edited).
+        max_file_bytes: Largest file edited (it is read whole to be edited), and largest
+            file an edit may make.
     """
 
     max_file_bytes: int = Field(10_000_000, ge=1)
@@ -103,17 +105,12 @@ class WriteFile(FileTool):
         workspace = Workspace(working_directory, tool=self.name)
         target = workspace.resolve(path)
         data = _encode(content, tool=self.name, path=path, what="content")
-        if len(data) > self.options.max_bytes:
-            raise FileToolError(
-                f"The content is {human_size(len(data))}, more than write_file writes at once "
-                f"({human_size(self.options.max_bytes)}); nothing was written.",
-                tool=self.name,
-                path=path,
-            )
         previous = target.stat.st_size if target.is_file and target.stat is not None else None
         if context is not None:
             context.cancellation.raise_if_cancelled()
-        created = write_atomic(workspace, target, data)
+        created = write_atomic(
+            workspace, target, data, max_bytes=self.options.max_bytes, option="max_bytes"
+        )
         size = f"{_lines(data):,} lines, {human_size(len(data))}"
         if created or previous is None:
             return f"Created {target.relative} ({size})."
@@ -188,10 +185,18 @@ class EditFile(FileTool):
             expected=expected_replacements,
             tool=self.name,
             path=target.relative,
+            max_bytes=self.options.max_file_bytes,
         )
         if context is not None:
             context.cancellation.raise_if_cancelled()
-        write_atomic(workspace, target, plan.data, unchanged_since=info)
+        write_atomic(
+            workspace,
+            target,
+            plan.data,
+            max_bytes=self.options.max_file_bytes,
+            option="max_file_bytes",
+            unchanged_since=info,
+        )
         return _edit_answer(target, plan)
 
     def _read(self, workspace: Workspace, target: Target) -> tuple[bytes, os.stat_result]:

@@ -283,7 +283,7 @@ def test_a_directory_swapped_for_an_outside_link_after_the_check_is_not_entered(
     with pytest.raises(PathRejectedError):
         workspace.open_file(read_target)
     with pytest.raises(PathRejectedError):
-        write_atomic(workspace, write_target, b"pwned")
+        write_atomic(workspace, write_target, b"pwned", max_bytes=100, option="max_bytes")
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
 
 

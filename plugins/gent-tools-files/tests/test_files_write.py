@@ -83,7 +83,7 @@ def test_a_failed_write_keeps_the_old_file_and_no_temporary_file(
     else:
         monkeypatch.setattr(os, "replace", broken_rename)
     with pytest.raises(FileToolError) as caught:
-        write_atomic(workspace, target, b"new content\n")
+        write_atomic(workspace, target, b"new content\n", max_bytes=100, option="max_bytes")
     monkeypatch.undo()
     reason = os.strerror(errno.ENOSPC if failing == "write" else errno.EIO)
     assert caught.value.model_message == f"'a.txt' cannot be written: {reason}."
@@ -100,7 +100,10 @@ def test_write_errors(run: Run, work: Path) -> None:
         run(WriteFile(), {"path": "f.txt/inner.txt", "content": "x"})
     with pytest.raises(FileToolError, match="the working directory itself"):
         run(WriteFile(), {"path": ".", "content": "x"})
-    with pytest.raises(FileToolError, match="more than write_file writes at once"):
+    with pytest.raises(
+        FileToolError,
+        match=re.escape("11 bytes, more than write_file writes (10 bytes, its max_bytes"),
+    ):
         run(WriteFile(max_bytes=10), {"path": "big.txt", "content": "x" * 11})
     with pytest.raises(FileToolError, match="cannot be written as UTF-8"):
         run(WriteFile(), {"path": "s.txt", "content": "bad \ud800 surrogate"})
@@ -238,5 +241,12 @@ def test_an_edit_refuses_to_overwrite_a_file_changed_since_it_was_read(work: Pat
     read_status = os.stat(work / "m.py")
     (work / "m.py").write_text(SOURCE + "# someone else\n")
     with pytest.raises(FileToolError, match="changed on disk while it was being edited"):
-        write_atomic(workspace, target, b"mine\n", unchanged_since=read_status)
+        write_atomic(
+            workspace,
+            target,
+            b"mine\n",
+            max_bytes=100,
+            option="max_bytes",
+            unchanged_since=read_status,
+        )
     assert (work / "m.py").read_text().endswith("# someone else\n")

@@ -88,7 +88,12 @@ class TaskResult:
 def request_for(
     task: BFCLTask, *, max_tokens: int | None = None, temperature: float | None = BFCL_TEMPERATURE
 ) -> ModelRequest:
-    """The model request for ``task``'s first turn in BFCL's prompt mode (no structure)."""
+    """The model request for ``task``'s first turn in BFCL's prompt mode (no structure).
+
+    Raises:
+        ValueError: For a message whose role is not system, user or assistant (the reader
+            refuses such tasks already).
+    """
     messages = []
     for message in bfcl_messages(task.functions, task.question[0]):
         role = message["role"]

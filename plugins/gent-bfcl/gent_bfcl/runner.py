@@ -1,0 +1,198 @@
+"""BFCL's own prompt mode as a baseline: prompt a gent :class:`~gent_core.Model` as BFCL
+prompts a model without function calling, decode its output as BFCL does, and judge it with
+gent's checker.
+
+Per task, the model gets BFCL's messages (:func:`gent_bfcl.prompt.bfcl_messages`: BFCL's system
+prompt with the function docs, then the question's first turn) in one
+:class:`~gent_core.ModelRequest` without an output structure, so no few-shot example and no
+grammar: the model writes what it likes, as under BFCL. How the messages become text is the
+back end's business: a chat back end sends them as chat messages (as BFCL does through a chat
+template); a base-model back end renders them as a plain transcript (``llamacpp``: the system
+prompt, a blank line, ``User: <question>``, a blank line, ``Assistant:``, stopping at the next
+``User:``).
+Only the first step's output is judged, as BFCL judges single-turn categories.
+
+Verdicts follow BFCL's runner: an output the decoder cannot read is ``unparsable`` (BFCL:
+"Failed to decode AST"), except in irrelevance categories, where it counts as no call and so
+as valid. A model that fails gives ``model_error``; nothing a model does raises out of
+:func:`run_baseline`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from gent_bfcl.categories import check_kind
+from gent_bfcl.checker import check_task
+from gent_bfcl.data import BFCLTask
+from gent_bfcl.prompt import bfcl_messages
+from gent_bfcl.pycalls import DecodeError, decode_calls
+from gent_bfcl.verdict import FailureKind, Verdict
+from gent_core import Message, Model, ModelRequest
+from gent_core.messages import Role
+
+__all__ = ["BFCL_TEMPERATURE", "TaskResult", "request_for", "run_baseline", "run_task", "summarize"]
+
+BFCL_TEMPERATURE = 0.001
+"""BFCL's default sampling temperature (``bfcl generate --temperature``)."""
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The baseline's result for one task.
+
+    Attributes:
+        task_id: BFCL's id of the task.
+        category: Its category.
+        output: What the model wrote (first step).
+        calls: The decoded calls, or ``None`` when the output could not be decoded.
+        verdict: The checker's verdict (or ``unparsable`` / ``model_error``).
+        input_tokens: Prompt tokens, as the back end reports them.
+        output_tokens: Generated tokens, as the back end reports them.
+        seconds: Wall-clock time of the model call.
+        finish_reason: Why generation ended, as the back end reports it.
+    """
+
+    task_id: str
+    category: str
+    output: str
+    calls: list[dict[str, dict[str, Any]]] | None
+    verdict: Verdict
+    input_tokens: int | None
+    output_tokens: int | None
+    seconds: float
+    finish_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record (calls as decoded: tuples become lists when dumped)."""
+        return {
+            "id": self.task_id,
+            "category": self.category,
+            "valid": self.verdict.valid,
+            "kind": self.verdict.kind.value if self.verdict.kind else None,
+            "message": self.verdict.message,
+            "output": self.output,
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "seconds": round(self.seconds, 3),
+            "finish_reason": self.finish_reason,
+        }
+
+
+def request_for(
+    task: BFCLTask, *, max_tokens: int | None = None, temperature: float | None = BFCL_TEMPERATURE
+) -> ModelRequest:
+    """The model request for ``task``'s first turn in BFCL's prompt mode (no structure).
+
+    Raises:
+        ValueError: For a message whose role is not system, user or assistant (the reader
+            refuses such tasks already).
+    """
+    messages = []
+    for message in bfcl_messages(task.functions, task.question[0]):
+        role = message["role"]
+        if role not in ("system", "user", "assistant"):
+            raise ValueError(f"task {task.id!r}: a message with the role {role!r}")
+        messages.append(Message.of(cast(Role, role), message["content"]))
+    return ModelRequest(messages, max_tokens=max_tokens, temperature=temperature)
+
+
+def judge_output(
+    task: BFCLTask, output: str
+) -> tuple[list[dict[str, dict[str, Any]]] | None, Verdict]:
+    """Decode ``output`` as BFCL does and judge it: ``(calls or None, verdict)``."""
+    try:
+        calls = decode_calls(output)
+    except DecodeError as error:
+        if check_kind(task.category) == "irrelevance":
+            return None, Verdict.ok()
+        return None, Verdict.fail(FailureKind.UNPARSABLE, f"cannot decode the output: {error}")
+    return calls, check_task(task, calls)
+
+
+async def run_task(
+    model: Model,
+    task: BFCLTask,
+    *,
+    max_tokens: int | None = None,
+    temperature: float | None = BFCL_TEMPERATURE,
+) -> TaskResult:
+    """Prompt ``model`` with ``task`` in BFCL's prompt mode and judge its output."""
+    request = request_for(task, max_tokens=max_tokens, temperature=temperature)
+    started = time.perf_counter()
+    try:
+        response = await model.complete(request)
+    except Exception as error:  # noqa: BLE001 - a failing model is a result, not a crash
+        return TaskResult(
+            task.id,
+            task.category,
+            "",
+            None,
+            Verdict.fail(FailureKind.MODEL_ERROR, f"{type(error).__name__}: {error}"),
+            None,
+            None,
+            time.perf_counter() - started,
+        )
+    seconds = time.perf_counter() - started
+    calls, verdict = judge_output(task, response.text)
+    return TaskResult(
+        task.id,
+        task.category,
+        response.text,
+        calls,
+        verdict,
+        response.usage.input_tokens,
+        response.usage.output_tokens,
+        seconds,
+        response.finish_reason,
+    )
+
+
+async def run_baseline(
+    model: Model,
+    tasks: Sequence[BFCLTask],
+    *,
+    max_tokens: int | None = None,
+    temperature: float | None = BFCL_TEMPERATURE,
+    on_result: Callable[[TaskResult], None] | None = None,
+) -> list[TaskResult]:
+    """Run :func:`run_task` for each task in turn (the model loaded first, so its loading
+    time is in no task's seconds); ``on_result`` sees each result as it comes.
+    """
+    with contextlib.suppress(Exception):  # each task then reports the model's error
+        await model.load()
+    results = []
+    for task in tasks:
+        result = await run_task(model, task, max_tokens=max_tokens, temperature=temperature)
+        if on_result is not None:
+            on_result(result)
+        results.append(result)
+    return results
+
+
+def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
+    """Per category: ``tasks``, ``valid``, the failure kinds counted, and the token and
+    second totals.
+    """
+    summary: dict[str, dict[str, Any]] = {}
+    for result in results:
+        entry = summary.setdefault(
+            result.category,
+            {"tasks": 0, "valid": 0, "failures": Counter(), "output_tokens": 0, "seconds": 0.0},
+        )
+        entry["tasks"] += 1
+        entry["valid"] += result.verdict.valid
+        if result.verdict.kind is not None:
+            entry["failures"][result.verdict.kind.value] += 1
+        entry["output_tokens"] += result.output_tokens or 0
+        entry["seconds"] += result.seconds
+    for entry in summary.values():
+        entry["failures"] = dict(entry["failures"].most_common())
+        entry["seconds"] = round(entry["seconds"], 2)
+    return summary

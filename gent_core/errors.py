@@ -22,6 +22,10 @@ __all__ = [
     "ConfigProblem",
     "GentError",
     "HookError",
+    "InputBoundsError",
+    "InputError",
+    "InputSyntaxError",
+    "InputTooLargeError",
     "InvalidJSONError",
     "InvalidToolArgumentsError",
     "InvalidYAMLError",
@@ -218,6 +222,65 @@ class TerminationError(GentError):
 
 class ModelError(GentError):
     """A model back end failed (connection, authentication, bad model name...)."""
+
+
+# --------------------------------------------------------------------------- outside input
+
+
+class InputError(GentError):
+    """Text or a file from outside gent (a config, suite, transcript or conversation file, a
+    command-line argument) that cannot be read; see :mod:`gent_core.bounded`.
+
+    ``str(error)`` names the input (``ARGS``, ``agent.yaml``), what is wrong and what is
+    accepted.
+
+    Args:
+        message: The whole message, naming the input.
+        problem: What is wrong without naming the input, for a caller that names it itself
+            (a config error's ``file, line N:`` prefix); defaults to ``message``.
+        line: The 1-based line inside the input, when known.
+        column: The 1-based column, when known.
+        path: Where inside the value (keys and list indexes), when known.
+        hint: How to change a bound that can be changed.
+
+    Attributes:
+        problem: See above.
+        line: See above.
+        column: See above.
+        path: See above.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problem: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        path: Sequence[str | int] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.problem = problem or message
+        self.line = line
+        self.column = column
+        self.path = tuple(path)
+
+
+class InputSyntaxError(InputError):
+    """Input that is not valid JSON (strict: no ``NaN``) or YAML."""
+
+
+class InputBoundsError(InputError):
+    """Valid JSON or YAML beyond a bound of every gent value: nested too deeply, an integer
+    of too many digits, a number that is not finite, too many YAML values.
+    """
+
+
+class InputTooLargeError(InputError):
+    """A file larger than the size limit of its kind (config, suite, transcript,
+    conversation); the hint names the environment variable that changes the limit.
+    """
 
 
 # --------------------------------------------------------------------------- plugins

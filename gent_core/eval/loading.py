@@ -18,10 +18,11 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
+from gent_core.bounded import SUITE_FILE, read_file
 from gent_core.config.describe import problems_from_validation_error, unknown_problem
 from gent_core.config.loading import format_key
 from gent_core.config.yamldoc import KeyPath, Mark, YAMLSyntaxError, read_document
-from gent_core.errors import ConfigError, ConfigProblem, Location
+from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 from gent_core.eval.checks import CHECK_KINDS, Check, PythonCheck
 from gent_core.eval.suite import Suite, SuiteModel, Task, TaskModel
 
@@ -31,13 +32,13 @@ __all__ = ["SuiteError", "load_suite", "parse_suite"]
 class SuiteError(ConfigError):
     """A suite file is invalid: every problem, each with its file, line and key."""
 
-    def __init__(self, problems: Sequence[ConfigProblem]) -> None:
+    def __init__(self, problems: Sequence[ConfigProblem], *, hint: str | None = None) -> None:
         lines = [problem.render() for problem in problems]
         if len(lines) > 1:
             source = problems[0].location.file
             head = f"{len(lines)} problems in the suite"
             lines.insert(0, f"{source}: {head}:" if source else f"{head}:")
-        super().__init__("\n".join(lines), problems=problems)
+        super().__init__("\n".join(lines), problems=problems, hint=hint)
         self._rendered = True  # the message already names every location
 
 
@@ -147,9 +148,12 @@ def parse_suite(
     except YAMLSyntaxError as error:
         mark = error.mark
         location = Location(
-            file=source, line=mark.line if mark else None, column=mark.column if mark else None
+            file=source,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            key=format_key(error.path) or None,
         )
-        raise SuiteError([ConfigProblem(f"invalid YAML: {error.message}", location)]) from None
+        raise SuiteError([ConfigProblem(error.message, location)]) from None
     reader = _Reader(source, document.marks)
     for path, message, mark in document.problems:
         location = reader.location(path)
@@ -225,14 +229,16 @@ def _task(
     )
 
 
-def _fail(source: str, message: str) -> NoReturn:
-    raise SuiteError([ConfigProblem(message, Location(file=source))])
+def _fail(source: str, message: str, hint: str | None = None) -> NoReturn:
+    raise SuiteError([ConfigProblem(message, Location(file=source))], hint=hint)
 
 
 def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> Suite:
     """Read and validate the suite file at ``path``.
 
-    ``python`` checks' modules are looked for in the file's directory too.
+    ``python`` checks' modules are looked for in the file's directory too. The file may be at
+    most 4 MiB (:data:`gent_core.bounded.SUITE_FILE`; the environment variable
+    ``GENT_MAX_SUITE_SIZE`` changes it); its size is checked before it is read.
 
     Raises:
         SuiteError: When the file cannot be read, or see :func:`parse_suite`.
@@ -240,7 +246,7 @@ def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     source = os.fspath(path)
     file = Path(source)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_file(file, SUITE_FILE, environ=environ).decode("utf-8")
     except FileNotFoundError:
         _fail(source, "suite file not found")
     except IsADirectoryError:
@@ -249,5 +255,7 @@ def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
         _fail(source, f"not UTF-8 text (byte {error.start})")
     except OSError as error:
         _fail(source, f"cannot read the suite file: {error.strerror or error}")
+    except InputError as error:  # larger than the limit, or the limit's variable is wrong
+        _fail(source, error.problem, error.hint)
     suite = parse_suite(text, source=source, directory=file.parent.resolve(), environ=environ)
     return Suite(suite.name, file, suite.tasks, suite.description)

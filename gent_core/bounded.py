@@ -60,6 +60,8 @@ MAX_YAML_VALUES = 100_000
 
 _MIB = 1024 * 1024
 _TAG = "tag:yaml.org,2002:"
+_BUILT_TAGS = frozenset(_TAG + name for name in ("int", "float", "timestamp"))
+"""Scalars checked (built) while composing: the others cannot fail or break a bound."""
 _INT_PREFIX = re.compile(r"^[-+]?(?:0[box])?", re.IGNORECASE)
 
 
@@ -356,17 +358,30 @@ def construct_scalar(
 
     Raises:
         InputBoundsError: What is wrong and what is accepted (the line in its attributes).
+        InputSyntaxError: The scalar looks like a value it is not (``2024-13-45``, a date
+            with no month 13).
     """
+    import yaml
+
     problem = None
+    shown = node.value if len(node.value) <= 20 else node.value[:20] + "..."
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    where = f"{source}, line {line}" if with_line else source
     if node.tag == _TAG + "int" and _int_digits(node.value) > MAX_INT_DIGITS:
         problem = (
             f"an integer has {_int_digits(node.value):,} digits; gent accepts integers of at "
             f"most {MAX_INT_DIGITS:,} digits (a fixed bound; quote it to make it a string)"
         )
     else:
-        value = loader.construct_object(node)
+        try:
+            value = loader.construct_object(node)
+        except (ValueError, OverflowError, yaml.YAMLError) as error:
+            kind = node.tag.removeprefix(_TAG)
+            invalid = f"{shown} is not a valid {kind} ({error}); quote it to make it a string"
+            raise InputSyntaxError(
+                f"{where}: {invalid}", problem=invalid, line=line, column=column
+            ) from None
         if isinstance(value, float) and not math.isfinite(value):
-            shown = node.value if len(node.value) <= 20 else node.value[:20] + "..."
             problem = (
                 f"{shown} is not a finite number; gent accepts finite numbers only (quote it to "
                 "make it a string)"
@@ -382,9 +397,8 @@ def construct_scalar(
                 )
         if problem is None:
             return value
-    line, column = node.start_mark.line + 1, node.start_mark.column + 1
     raise InputBoundsError(
-        f"{source}, line {line}: {problem}" if with_line else f"{source}: {problem}",
+        f"{where}: {problem}",
         problem=problem,
         line=line,
         column=column,
@@ -408,20 +422,14 @@ def _check_nodes(root: Any, source: str, loader: Any, with_line: bool) -> None:
             entry = entry[2]
         return tuple(reversed(parts))
 
-    def fail(entry: Any, problem: str) -> InputBoundsError:
+    def fail(entry: Any, problem: str, kind: type[InputError] = InputBoundsError) -> InputError:
         node = entry[0]
         path = path_of(entry)
         line, column = node.start_mark.line + 1, node.start_mark.column + 1
         where = f"{source}, line {line}" if with_line else source
         if path:
             where += f" at {_where(path)}"
-        return InputBoundsError(
-            f"{where}: {problem}",
-            problem=problem,
-            line=line,
-            column=column,
-            path=path,
-        )
+        return kind(f"{where}: {problem}", problem=problem, line=line, column=column, path=path)
 
     def children(entry: Any) -> list[tuple[Any, str | int]]:
         node = entry[0]
@@ -457,11 +465,13 @@ def _check_nodes(root: Any, source: str, loader: Any, with_line: bool) -> None:
                 raise _nested(source, path_of(entry)[:3], node, with_line)
             continue
         if isinstance(node, ScalarNode):
-            if node.tag in (_TAG + "int", _TAG + "float"):
+            if node.tag in _BUILT_TAGS:
                 try:
                     construct_scalar(loader, node, source)
                 except InputBoundsError as error:
                     raise fail(entry, error.problem) from None
+                except InputSyntaxError as error:
+                    raise fail(entry, error.problem, InputSyntaxError) from None
             sizes[key], heights[key] = 1, 0
             continue
         if depth >= MAX_DEPTH:
@@ -523,5 +533,5 @@ def read_yaml(text: str, *, source: str) -> Any:
         return None
     try:
         return yaml.SafeLoader("").construct_document(root)
-    except yaml.YAMLError as error:  # a value the safe loader cannot build (!!binary junk)
+    except (yaml.YAMLError, ValueError, TypeError) as error:  # !!binary junk, !!set [x]...
         raise _syntax_error(error, source) from None

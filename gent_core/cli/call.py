@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
-__all__ = ["UsageError", "add_arguments", "parse_pairs", "run"]
+__all__ = ["UsageError", "add_arguments", "parse_arguments", "parse_pairs", "run"]
 
 COMMAND = "gent call"
 
@@ -122,10 +122,22 @@ def parse_pairs(pairs: list[str], flag: str) -> dict[str, Any]:
 
 
 def _arguments(args: argparse.Namespace) -> dict[str, Any]:
+    return parse_arguments(args.arguments, args.arg)
+
+
+def parse_arguments(text: str | None, pairs: list[str]) -> dict[str, Any]:
+    """The arguments of ``gent call``: the JSON object ``text`` (ARGS, or ``None``), then the
+    ``--arg`` ``pairs`` on top (see :func:`parse_pairs`); read within gent's bounds.
+
+    Raises:
+        UsageError: ``text`` is not a JSON object, or a pair has no ``=``.
+        InputBoundsError: A value is beyond gent's bounds (nested too deeply, an integer of
+            too many digits, a number too large to be finite).
+    """
     arguments: dict[str, Any] = {}
-    if args.arguments is not None:
+    if text is not None:
         try:
-            given = read_json(args.arguments, source="ARGS")
+            given = read_json(text, source="ARGS")
         except InputSyntaxError as error:
             raise UsageError(
                 f"ARGS is {error.problem}; give a JSON object such as "
@@ -137,7 +149,7 @@ def _arguments(args: argparse.Namespace) -> dict[str, Any]:
                 f"{type(given).__name__}"
             )
         arguments.update(given)
-    arguments.update(parse_pairs(args.arg, "--arg"))
+    arguments.update(parse_pairs(pairs, "--arg"))
     return arguments
 
 

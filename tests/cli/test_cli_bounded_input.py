@@ -132,6 +132,27 @@ def test_option_values_beyond_the_bounds_name_the_key(
     clean(err)
 
 
+def test_an_option_value_that_yaml_cannot_build_is_kept_as_text(
+    installed: PluginSandbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 2024-13-45 looks like a YAML timestamp but is no date: it used to stop the command
+    assert (
+        main(
+            [
+                "describe",
+                "-m",
+                "scripted",
+                "-o",
+                "model.outputs=[]",
+                "-o",
+                "prompt.append=2024-13-45",
+            ]
+        )
+        == 0
+    )
+    assert "2024-13-45" in capsys.readouterr().out
+
+
 def test_matrix_values_beyond_the_bounds_are_a_usage_error(
     installed: PluginSandbox,
     tmp_path: Path,

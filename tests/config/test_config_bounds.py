@@ -60,3 +60,12 @@ def test_numbers_beyond_the_bounds_name_the_line_and_key(
 def test_a_variable_expanding_to_a_huge_integer_is_refused(tmp_path: Path) -> None:
     message = error_of(tmp_path, "max_steps: ${STEPS}\n", {"STEPS": "9" * 5000})
     assert message.startswith("agent.yaml, line 2, key 'max_steps': an integer has 5,000 digits")
+
+
+def test_a_timestamp_that_is_no_date_is_a_config_error_not_a_traceback(tmp_path: Path) -> None:
+    # YAML reads 2024-13-45 as a timestamp; building it used to raise a bare ValueError
+    message = error_of(tmp_path, "prompt: {append: 2024-13-45}\n")
+    assert message.startswith(
+        "agent.yaml, line 2, key 'prompt.append': 2024-13-45 is not a valid timestamp (month "
+        "must be in 1..12); quote it to make it a string"
+    )

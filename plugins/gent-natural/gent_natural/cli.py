@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from gent_core.messages import Message
     from gent_core.plugins.registry import ComponentKind
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["InputError", "add_arguments", "read_messages", "run"]
 
 _ACCEPTED = (
     "Accepted input: a JSON array of OpenAI chat messages, or JSONL (one message object per line)."
@@ -191,6 +191,21 @@ def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
         raise InputError(where + str(error)) from None
 
 
+def read_messages(text: str, name: str) -> list[Message]:
+    """The OpenAI chat messages in ``text`` (a JSON array, or JSONL with one message per
+    line), read within gent's bounds (:func:`gent_core.bounded.read_json`).
+
+    Args:
+        text: The input.
+        name: How to name the input in messages (``"standard input"``, a file name).
+
+    Raises:
+        InputError: Saying where the input is wrong and what is accepted.
+    """
+    data, lines = _parse_json(text, name)
+    return _messages(data, lines, name)
+
+
 def _component(kind: ComponentKind, name: str, **options: Any) -> Any:
     from gent_core.errors import GentError
     from gent_core.plugins.manager import get_plugin_manager
@@ -255,8 +270,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("gent_natural").addHandler(logging.NullHandler())
     try:
         text, name = _read(args.file)
-        data, lines = _parse_json(text, name)
-        converted, conversion = _convert(args, _messages(data, lines, name))
+        converted, conversion = _convert(args, read_messages(text, name))
     except InputError as error:
         print(f"gent convert: {error}", file=sys.stderr)
         return 1

@@ -25,6 +25,7 @@ from gent_core.config.yamldoc import KeyPath, Mark, YAMLSyntaxError, read_docume
 from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 from gent_core.eval.checks import CHECK_KINDS, Check, PythonCheck
 from gent_core.eval.suite import Suite, SuiteModel, Task, TaskModel
+from gent_core.observation import relative_path_problem
 
 __all__ = ["SuiteError", "load_suite", "parse_suite"]
 
@@ -40,6 +41,13 @@ class SuiteError(ConfigError):
             lines.insert(0, f"{source}: {head}:" if source else f"{head}:")
         super().__init__("\n".join(lines), problems=problems, hint=hint)
         self._rendered = True  # the message already names every location
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    """The parts of an accepted relative file name (``./a/b`` -> ``("a", "b")``); a
+    backslash separates parts too.
+    """
+    return PurePosixPath(name.replace("\\", "/")).parts
 
 
 @functools.cache
@@ -114,13 +122,42 @@ class _Reader:
         return check
 
     def files(self, files: Mapping[str, str], path: KeyPath) -> None:
+        """Report each name of ``files`` that cannot name a file in the working directory."""
         for name in files:
-            posix = PurePosixPath(name.replace("\\", "/"))
-            if not name or posix.is_absolute() or ".." in posix.parts or ":" in posix.parts[0]:
+            problem = relative_path_problem(name)
+            if problem is not None:
                 self.problem(
                     (*path, name),
-                    f"expected a relative path inside the working directory, got {name!r}",
+                    f"expected the relative path of a file inside the task's working "
+                    f"directory, got {name!r}: {problem}",
                 )
+
+    def clashes(self, files: Mapping[str, str], path: KeyPath, own: Mapping[str, str]) -> None:
+        """Report each name of ``own`` that clashes with another name of ``files`` (``own``
+        and the suite's files, for a task): two names of one file, or a file that another
+        name needs as a folder.
+        """
+        written: dict[tuple[str, ...], str] = {}
+        for name in files:
+            if relative_path_problem(name) is None:
+                written.setdefault(_parts(name), name)
+        for name in own:
+            if relative_path_problem(name) is not None:
+                continue
+            parts = _parts(name)
+            same = written.get(parts)
+            if same is not None and same != name:
+                self.problem((*path, name), f"{name!r} names the same file as {same!r}")
+                continue
+            for end in range(1, len(parts)):
+                folder = written.get(parts[:end])
+                if folder is not None:
+                    self.problem(
+                        (*path, name),
+                        f"{name!r} needs {folder!r} to be a folder, but {folder!r} is a file "
+                        "of the task too",
+                    )
+                    break
 
 
 def parse_suite(
@@ -173,6 +210,8 @@ def parse_suite(
         reader.validation(error, SuiteModel, ())
         model = None
     reader.files(model.files if model else {}, ("files",))
+    if model is not None:
+        reader.clashes(model.files, ("files",), model.files)
     raw_tasks = document.data.get("tasks")
     tasks: list[Task] = []
     first_line: dict[str, int | None] = {}
@@ -214,6 +253,10 @@ def _task(
         return None
     if suite is None or any(check is None for check in checks):
         return None
+    files = {**suite.files, **task.files}
+    reader.clashes(
+        files, (*path, "files"), {n: t for n, t in task.files.items() if n not in suite.files}
+    )
     defaults = suite.defaults
     tools = task.tools if task.tools is not None else defaults.tools
     return Task(
@@ -222,7 +265,7 @@ def _task(
         checks=tuple(check for check in checks if check is not None),
         tools=tuple(tools) if tools is not None else None,
         max_steps=task.max_steps or defaults.max_steps,
-        files={**suite.files, **task.files},
+        files=files,
         config={**defaults.config, **task.config},
         tags=tuple(task.tags),
         line=reader.location(path).line,

@@ -11,6 +11,7 @@ Every error gent raises derives from :class:`GentError`. An error carries *where
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,7 +44,35 @@ __all__ = [
     "TruncatedCallError",
     "TruncatedOutputError",
     "UnknownToolError",
+    "describe_error",
 ]
+
+_MAX_PROBLEMS = 10  # problems of a pydantic ValidationError written out by describe_error
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as text for a message: ``"TypeError: what it says"``.
+
+    A pydantic ``ValidationError`` is written as its problems (``"3 problems validating
+    Options: count: Input should be a valid integer; ..."``), without the input values and
+    without pydantic's "For further information visit https://errors.pydantic.dev" lines,
+    which are for programmers. Every message that shows an exception from outside gent's own
+    errors (a plugin's factory, a tool, a hook, a server's answer) writes it with this.
+    """
+    name = type(error).__name__
+    core = sys.modules.get("pydantic_core")  # not imported: not a ValidationError either
+    if core is not None and isinstance(error, core.ValidationError):
+        details = error.errors(include_url=False, include_input=False)
+        shown = [
+            f"{'.'.join(str(part) for part in detail['loc']) or '(the value)'}: {detail['msg']}"
+            for detail in details[:_MAX_PROBLEMS]
+        ]
+        if len(details) > _MAX_PROBLEMS:
+            shown.append(f"... and {len(details) - _MAX_PROBLEMS} more")
+        count = f"{len(details)} problem{'s' if len(details) != 1 else ''}"
+        return f"{name}: {count} validating {error.title}: " + "; ".join(shown)
+    text = str(error)
+    return f"{name}: {text}" if text else name
 
 
 @dataclass(frozen=True)
@@ -315,7 +344,7 @@ class ToolsetError(GentError):
 
     def __init__(self, toolset: str, location: Location | None, error: BaseException) -> None:
         self.toolset = toolset
-        reason = str(error) if isinstance(error, GentError) else f"{type(error).__name__}: {error}"
+        reason = str(error) if isinstance(error, GentError) else describe_error(error)
         super().__init__(
             f"the toolset {toolset} could not be opened: {reason}",
             location=location,
@@ -333,7 +362,7 @@ class HookError(GentError):
         self.plugins = tuple(plugins)
         listed = ", ".join(plugins) or "(none)"
         super().__init__(
-            f"the {hook} hook failed: {type(error).__name__}: {error}",
+            f"the {hook} hook failed: {describe_error(error)}",
             location=Location(plugin=plugins[0] if len(plugins) == 1 else None),
             hint=f"Plugins implementing it: {listed}. Fix or disable the plugin "
             "(GENT_DISABLE_PLUGINS=name).",

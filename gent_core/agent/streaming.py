@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from gent_core.agent.events import AgentEvent, OutputEvent
-from gent_core.errors import GentError, ModelError, ParseError
+from gent_core.errors import GentError, ModelError, ParseError, describe_error
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.model import Model, ModelRequest, Usage
 from gent_core.sections import ParseResult, Section, SectionEnded, SectionStarted
@@ -181,7 +181,7 @@ async def stream_model_output(
     except GentError:
         raise
     except Exception as error:
-        raise ModelError(f"the model failed: {type(error).__name__}: {error}") from error
+        raise ModelError(f"the model failed: {describe_error(error)}") from error
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:

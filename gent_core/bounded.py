@@ -30,6 +30,7 @@ import json
 import math
 import os
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any
@@ -198,13 +199,32 @@ class _Refused(Exception):
         self.syntax = syntax
 
 
+def _int_digits_accepted() -> int:
+    """The most digits of an integer read: gent's bound, or Python's own when lower."""
+    python = sys.get_int_max_str_digits()
+    return min(MAX_INT_DIGITS, python) if python else MAX_INT_DIGITS
+
+
 def _json_int(text: str) -> int:
-    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+    accepted = _int_digits_accepted()
+    if len(text) - text.startswith("-") > accepted:
         raise _Refused(
             f"an integer has {len(text.lstrip('-')):,} digits; gent accepts integers of at "
-            f"most {MAX_INT_DIGITS:,} digits (a fixed bound; write it as a string)"
+            f"most {accepted:,} digits (a fixed bound; write it as a string)"
         )
     return int(text)
+
+
+def _json_hooks(*, every_int: bool) -> dict[str, Any]:
+    """The decoder's hooks: constants and floats are always checked (floats are few); each
+    integer costs a Python call, so integers are checked only with ``every_int`` or when
+    Python itself does not stop long ones at gent's bound.
+    """
+    hooks: dict[str, Any] = {"parse_constant": _json_constant, "parse_float": _json_float}
+    python = sys.get_int_max_str_digits()
+    if every_int or not python or python > MAX_INT_DIGITS:
+        hooks["parse_int"] = _json_int
+    return hooks
 
 
 def _json_float(text: str) -> float:
@@ -270,9 +290,13 @@ def read_json(text: str, *, source: str) -> Any:
             number too large to be finite.
     """
     try:
-        value = json.loads(
-            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
-        )
+        try:
+            value = json.loads(text, **_json_hooks(every_int=False))
+        except ValueError as error:
+            if isinstance(error, json.JSONDecodeError):
+                raise
+            # an integer past Python's own digit limit: read again to say which, in our words
+            value = json.loads(text, **_json_hooks(every_int=True))
     except _Refused as refused:
         if refused.syntax:
             problem = f"not valid JSON: {refused.problem}"
@@ -290,11 +314,30 @@ def read_json(text: str, *, source: str) -> Any:
         ) from None
     except ValueError as error:  # pragma: no cover - the hooks and the decoder raise the above
         raise InputSyntaxError(f"{source} is not valid JSON: {error}", problem=str(error)) from None
-    _check(value, source)
+    # deeper than MAX_DEPTH needs more opening brackets than that (json.loads itself stops
+    # at Python's recursion limit, about 1,000 levels)
+    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value):
+        _check(value, source)
     return value
 
 
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` (plain JSON data) nests more than MAX_DEPTH levels; containers only
+    are walked, without recursion.
+    """
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return False
+
+
 def _check(value: Any, source: str) -> None:
+    """Raise the bounds error for ``value``, naming where (see :func:`check_value`)."""
     try:
         check_value(value)
     except ValueBoundsError as error:

@@ -4,6 +4,7 @@ gent's bounds for JSON, YAML and file sizes."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,19 @@ def test_an_inline_schema_answer_nested_too_deeply_is_an_answer_problem() -> Non
     with pytest.raises(TerminationError) as caught:
         termination.parse('{"a": ' + nested(3000) + "}")
     assert "nests more than 100 levels deep" in caught.value.model_message
+
+
+@pytest.mark.parametrize(("python_limit", "accepted"), [(0, 4300), (10_000, 4300), (1000, 1000)])
+def test_integer_digits_are_bounded_whatever_python_s_own_limit(
+    python_limit: int, accepted: int
+) -> None:
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(python_limit)
+    try:
+        assert read_json("7" * accepted, source="x") == int("7" * accepted)
+        with pytest.raises(InputBoundsError) as caught:
+            read_json(f"[{'7' * (accepted + 1)}]", source="x")
+    finally:
+        sys.set_int_max_str_digits(before)
+    assert f"gent accepts integers of at most {accepted:,} digits" in str(caught.value)
+    assert "set_int_max_str_digits" not in str(caught.value)

@@ -11,6 +11,7 @@ Every error gent raises derives from :class:`GentError`. An error carries *where
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,10 @@ __all__ = [
     "ConfigProblem",
     "GentError",
     "HookError",
+    "InputBoundsError",
+    "InputError",
+    "InputSyntaxError",
+    "InputTooLargeError",
     "InvalidJSONError",
     "InvalidToolArgumentsError",
     "InvalidYAMLError",
@@ -39,7 +44,35 @@ __all__ = [
     "TruncatedCallError",
     "TruncatedOutputError",
     "UnknownToolError",
+    "describe_error",
 ]
+
+_MAX_PROBLEMS = 10  # problems of a pydantic ValidationError written out by describe_error
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as text for a message: ``"TypeError: what it says"``.
+
+    A pydantic ``ValidationError`` is written as its problems (``"3 problems validating
+    Options: count: Input should be a valid integer; ..."``), without the input values and
+    without pydantic's "For further information visit https://errors.pydantic.dev" lines,
+    which are for programmers. Every message that shows an exception from outside gent's own
+    errors (a plugin's factory, a tool, a hook, a server's answer) writes it with this.
+    """
+    name = type(error).__name__
+    core = sys.modules.get("pydantic_core")  # not imported: not a ValidationError either
+    if core is not None and isinstance(error, core.ValidationError):
+        details = error.errors(include_url=False, include_input=False)
+        shown = [
+            f"{'.'.join(str(part) for part in detail['loc']) or '(the value)'}: {detail['msg']}"
+            for detail in details[:_MAX_PROBLEMS]
+        ]
+        if len(details) > _MAX_PROBLEMS:
+            shown.append(f"... and {len(details) - _MAX_PROBLEMS} more")
+        count = f"{len(details)} problem{'s' if len(details) != 1 else ''}"
+        return f"{name}: {count} validating {error.title}: " + "; ".join(shown)
+    text = str(error)
+    return f"{name}: {text}" if text else name
 
 
 @dataclass(frozen=True)
@@ -220,6 +253,65 @@ class ModelError(GentError):
     """A model back end failed (connection, authentication, bad model name...)."""
 
 
+# --------------------------------------------------------------------------- outside input
+
+
+class InputError(GentError):
+    """Text or a file from outside gent (a config, suite, transcript or conversation file, a
+    command-line argument) that cannot be read; see :mod:`gent_core.bounded`.
+
+    ``str(error)`` names the input (``ARGS``, ``agent.yaml``), what is wrong and what is
+    accepted.
+
+    Args:
+        message: The whole message, naming the input.
+        problem: What is wrong without naming the input, for a caller that names it itself
+            (a config error's ``file, line N:`` prefix); defaults to ``message``.
+        line: The 1-based line inside the input, when known.
+        column: The 1-based column, when known.
+        path: Where inside the value (keys and list indexes), when known.
+        hint: How to change a bound that can be changed.
+
+    Attributes:
+        problem: See above.
+        line: See above.
+        column: See above.
+        path: See above.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problem: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        path: Sequence[str | int] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.problem = problem or message
+        self.line = line
+        self.column = column
+        self.path = tuple(path)
+
+
+class InputSyntaxError(InputError):
+    """Input that is not valid JSON (strict: no ``NaN``) or YAML."""
+
+
+class InputBoundsError(InputError):
+    """Valid JSON or YAML beyond a bound of every gent value: nested too deeply, an integer
+    of too many digits, a number that is not finite, too many YAML values.
+    """
+
+
+class InputTooLargeError(InputError):
+    """A file larger than the size limit of its kind (config, suite, transcript,
+    conversation); the hint names the environment variable that changes the limit.
+    """
+
+
 # --------------------------------------------------------------------------- plugins
 
 
@@ -252,7 +344,7 @@ class ToolsetError(GentError):
 
     def __init__(self, toolset: str, location: Location | None, error: BaseException) -> None:
         self.toolset = toolset
-        reason = str(error) if isinstance(error, GentError) else f"{type(error).__name__}: {error}"
+        reason = str(error) if isinstance(error, GentError) else describe_error(error)
         super().__init__(
             f"the toolset {toolset} could not be opened: {reason}",
             location=location,
@@ -270,7 +362,7 @@ class HookError(GentError):
         self.plugins = tuple(plugins)
         listed = ", ".join(plugins) or "(none)"
         super().__init__(
-            f"the {hook} hook failed: {type(error).__name__}: {error}",
+            f"the {hook} hook failed: {describe_error(error)}",
             location=Location(plugin=plugins[0] if len(plugins) == 1 else None),
             hint=f"Plugins implementing it: {listed}. Fix or disable the plugin "
             "(GENT_DISABLE_PLUGINS=name).",

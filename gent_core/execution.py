@@ -46,6 +46,7 @@ from gent_core.errors import (
     ToolExecutionError,
     ToolTimeoutError,
     UnknownToolError,
+    describe_error,
 )
 from gent_core.observation import (
     check_clipboard_files,
@@ -140,12 +141,11 @@ class _Runner:
         except Exception as error:  # noqa: BLE001 - a failing policy blocks the call
             return call, _failure(
                 ToolCallDeniedError(
-                    f"gent_before_tool_call failed for {call.tool!r}: "
-                    f"{type(error).__name__}: {error}",
+                    f"gent_before_tool_call failed for {call.tool!r}: {describe_error(error)}",
                     location=Location(tool=call.tool),
                     model_message=(
                         f"The call to {call.tool!r} was not run: checking it failed "
-                        f"({type(error).__name__}: {error})."
+                        f"({describe_error(error)})."
                     ),
                 )
             )
@@ -184,12 +184,11 @@ class _Runner:
         except Exception as error:  # noqa: BLE001 - reported to the model, never raised
             return _failure(
                 ToolExecutionError(
-                    f"gent_after_tool_call failed for {call.tool!r}: "
-                    f"{type(error).__name__}: {error}",
+                    f"gent_after_tool_call failed for {call.tool!r}: {describe_error(error)}",
                     location=Location(tool=call.tool),
                     model_message=(
                         f"The result of {call.tool!r} was withheld: processing it failed "
-                        f"({type(error).__name__}: {error})."
+                        f"({describe_error(error)})."
                     ),
                 )
             )
@@ -213,7 +212,7 @@ class _Runner:
         except Exception as error:  # noqa: BLE001 - a validator bug is still a bad-arguments error
             return _failure(
                 InvalidToolArgumentsError(
-                    f"invalid arguments for {tool.name!r}: {type(error).__name__}: {error}",
+                    f"invalid arguments for {tool.name!r}: {describe_error(error)}",
                     location=Location(tool=tool.name),
                     model_message=f"Invalid arguments for tool {tool.name!r}: {error}",
                 )
@@ -309,11 +308,11 @@ class _Runner:
             text = self.chain.format_output(result.output)
         except Exception as error:  # noqa: BLE001 - unformattable output is the tool's error
             problem = ToolExecutionError(
-                f"output of {call.tool!r} could not be formatted: {type(error).__name__}: {error}",
+                f"output of {call.tool!r} could not be formatted: {describe_error(error)}",
                 location=Location(tool=call.tool),
                 model_message=(
                     f"Tool {call.tool!r} returned output that could not be written as "
-                    f"text ({type(error).__name__}: {error})."
+                    f"text ({describe_error(error)})."
                 ),
             )
             return _failure(problem), error_text(problem)

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 
 __all__ = ["import_object", "import_search_path"]
 
@@ -105,6 +105,6 @@ def import_object(path: str) -> Any:
         raise GentError(f"cannot import {path!r}: {error}") from error
     except Exception as error:  # the module itself raised while importing (SyntaxError...)
         raise GentError(
-            f"cannot import {path!r}: importing it raised {type(error).__name__}: {error}"
+            f"cannot import {path!r}: importing it raised {describe_error(error)}"
         ) from error
     return value

@@ -146,16 +146,20 @@ class MessageToolCall:
         """Return the arguments as a dict (an empty text means no arguments).
 
         Raises:
-            ValueError: When :attr:`arguments` is not a JSON object, saying what it is.
+            ValueError: When :attr:`arguments` is not a JSON object, saying what it is, or
+                is beyond gent's bounds (:func:`gent_core.bounded.read_json`).
         """
         if not self.arguments.strip():
             return {}
+        from gent_core.bounded import read_json
+        from gent_core.errors import InputError, InputSyntaxError
+
         try:
-            value = json.loads(self.arguments)
-        except ValueError as error:
-            raise ValueError(
-                f"the arguments of tool call {self.id!r} ({self.name}) are not valid JSON: {error}"
-            ) from None
+            value = read_json(self.arguments, source="the arguments")
+        except InputError as error:
+            which = f"the arguments of tool call {self.id!r} ({self.name})"
+            verb = " are" if isinstance(error, InputSyntaxError) else ":"
+            raise ValueError(f"{which}{verb} {error.problem}") from None
         if not isinstance(value, dict):
             raise ValueError(
                 f"the arguments of tool call {self.id!r} ({self.name}) must be a JSON object, "

@@ -15,5 +15,8 @@ TARGETS = (
     "natural_chain",
     "pythonic_chain",
     "natural_reader",
+    "convert_input",
+    "call_arguments",
+    "override_values",
 )
 """Target names: module ``fuzz.targets.<name>``, seed corpus ``fuzz/corpus/<name>/``."""

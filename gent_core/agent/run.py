@@ -56,6 +56,7 @@ from gent_core.errors import (
     NoSectionsFoundError,
     ParseError,
     TruncatedOutputError,
+    describe_error,
 )
 from gent_core.execution import check_call_count, execute_calls
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
@@ -168,9 +169,9 @@ def _unreadable(
     a plugin bug, reported with its class and the exception, that must not end the run.
     """
     kind = type(component).__name__
-    detail = what or f"{type(error).__name__}: {error}"
+    detail = what or describe_error(error)
     failure = ParseError(
-        f"{kind}.parse failed on the {section} section: {type(error).__name__}: {error}",
+        f"{kind}.parse failed on the {section} section: {describe_error(error)}",
         model_message=(
             f"Your {section} section could not be read ({kind} failed: {detail}). Write it "
             "again, as the instructions show."

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from gent_core.agent.events import AgentEvent, OutputEvent
 from gent_core.context import Limits
-from gent_core.errors import GentError, ModelError, ParseError
+from gent_core.errors import GentError, ModelError, ParseError, describe_error
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.model import Model, ModelRequest, Usage
 from gent_core.sections import ParseResult, Section, SectionEnded, SectionStarted
@@ -295,7 +295,7 @@ async def stream_model_output(
     elif isinstance(failure, GentError):
         raise failure
     elif failure is not None:
-        raise ModelError(f"the model failed: {type(failure).__name__}: {failure}") from failure
+        raise ModelError(f"the model failed: {describe_error(failure)}") from failure
     seconds = time.perf_counter() - started
     if streamer.cut_at is not None:
         finish_reason = "section_closed"

@@ -26,7 +26,6 @@ Damage is handled, never raised as anything but a :class:`~gent_core.errors.Gent
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable
@@ -36,7 +35,8 @@ from typing import IO, Any
 
 from gent_core.agent.fields import FieldReader, RecordError
 from gent_core.agent.records import RunResult, StepRecord, redact_record
-from gent_core.errors import GentError, Location
+from gent_core.bounded import TRANSCRIPT_FILE, read_file, read_json
+from gent_core.errors import GentError, InputError, Location
 from gent_core.serialize import write_json
 
 __all__ = [
@@ -226,11 +226,17 @@ def _problem(path: Path, message: str, line: int | None = None) -> TranscriptErr
 
 def _lines(path: Path) -> list[bytes]:
     try:
-        data = path.read_bytes()
+        data = read_file(path, TRANSCRIPT_FILE)
     except OSError as error:
         reason = "it is a directory" if path.is_dir() else (error.strerror or str(error)).lower()
         raise TranscriptError(
             f"cannot read the transcript {path}: {reason}", location=Location(file=str(path))
+        ) from None
+    except InputError as error:  # larger than the limit, or the limit's variable is wrong
+        raise TranscriptError(
+            f"cannot read the transcript {path}: {error.problem}",
+            location=Location(file=str(path)),
+            hint=error.hint,
         ) from None
     return data.split(b"\n")
 
@@ -244,10 +250,9 @@ def _record(path: Path, raw: bytes, number: int) -> dict[str, Any]:
             path, f"the line is not UTF-8 text (byte 0x{raw[error.start]:02x})", number
         ) from None
     try:
-        record = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else type(error).__name__
-        raise _problem(path, f"the line is not valid JSON ({reason})", number) from None
+        record = read_json(text, source="the line")
+    except InputError as error:
+        raise _problem(path, error.message, number) from None
     if not isinstance(record, dict):
         raise _problem(path, f"the line is not a JSON object but {type(record).__name__}", number)
     return record
@@ -256,12 +261,16 @@ def _record(path: Path, raw: bytes, number: int) -> dict[str, Any]:
 def load_transcript(path: Path | str) -> Transcript:
     """Read a transcript written by :class:`TranscriptWriter`.
 
-    A partial last line (the process was killed while writing it) is ignored.
+    A partial last line (the process was killed while writing it) is ignored. The file may be
+    at most 256 MiB (:data:`gent_core.bounded.TRANSCRIPT_FILE`; the environment variable
+    ``GENT_MAX_TRANSCRIPT_SIZE`` changes it), and each line is read within gent's bounds
+    (:func:`gent_core.bounded.read_json`).
 
     Raises:
-        TranscriptError: When the file cannot be read, is empty, does not start with a ``run``
-            line, or a line other than a partial last one is damaged (not UTF-8, not a JSON
-            object, an unknown type, a missing or invalid field), naming the file and line.
+        TranscriptError: When the file cannot be read or is too large, is empty, does not
+            start with a ``run`` line, or a line other than a partial last one is damaged
+            (not UTF-8, not a JSON object, beyond gent's bounds, an unknown type, a missing or
+            invalid field), naming the file and line.
     """
     path = Path(path)
     lines = _lines(path)

@@ -149,11 +149,14 @@ class _OverrideAction(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
+        from gent_core.callparse.text import quote_start
+        from gent_core.errors import InputError
+
         flag = option_string or self.option_strings[0]
         try:
             override = _make_override(flag, str(values))
-        except ValueError as error:
-            parser.error(f"{flag} {values}: {error}")
+        except (ValueError, InputError) as error:
+            parser.error(f"{flag} {quote_start(str(values))}: {error}")
         collected = list(getattr(namespace, self.dest, None) or [])
         collected.append(override)
         setattr(namespace, self.dest, collected)

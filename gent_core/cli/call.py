@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core.bounded import read_json
 from gent_core.cli.errors import UsageError
 from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
-from gent_core.errors import GentError
+from gent_core.errors import GentError, InputSyntaxError
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
-__all__ = ["UsageError", "add_arguments", "parse_pairs", "run"]
+__all__ = ["UsageError", "add_arguments", "parse_arguments", "parse_pairs", "run"]
 
 COMMAND = "gent call"
 
@@ -92,36 +92,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- arguments
 
 
-def _value(text: str) -> Any:
+def _value(text: str, source: str) -> Any:
+    """``text`` read as JSON when it is JSON, else the text itself; JSON beyond gent's bounds
+    (nested too deeply, too many digits) is an error, not a string.
+    """
     try:
-        return json.loads(text)
-    except ValueError:
+        return read_json(text, source=source)
+    except InputSyntaxError:
         return text
 
 
 def parse_pairs(pairs: list[str], flag: str) -> dict[str, Any]:
-    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}`` (values read as JSON when they parse).
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}`` (values read as JSON when they parse,
+    within gent's bounds: :func:`gent_core.bounded.read_json`).
 
     Raises:
         UsageError: A pair without ``=`` or with an empty key.
+        InputBoundsError: A JSON value beyond the bounds.
     """
+    from gent_core.callparse.text import quote_start
+
     parsed: dict[str, Any] = {}
     for pair in pairs:
         key, separator, value = pair.partition("=")
         if not separator or not key.strip():
-            raise UsageError(f"{flag} takes KEY=VALUE, got {pair!r}")
-        parsed[key.strip()] = _value(value)
+            raise UsageError(f"{flag} takes KEY=VALUE, got {quote_start(pair)!r}")
+        parsed[key.strip()] = _value(value, f"{flag} {quote_start(key.strip(), 40)}")
     return parsed
 
 
 def _arguments(args: argparse.Namespace) -> dict[str, Any]:
+    return parse_arguments(args.arguments, args.arg)
+
+
+def parse_arguments(text: str | None, pairs: list[str]) -> dict[str, Any]:
+    """The arguments of ``gent call``: the JSON object ``text`` (ARGS, or ``None``), then the
+    ``--arg`` ``pairs`` on top (see :func:`parse_pairs`); read within gent's bounds.
+
+    Raises:
+        UsageError: ``text`` is not a JSON object, or a pair has no ``=``.
+        InputBoundsError: A value is beyond gent's bounds (nested too deeply, an integer of
+            too many digits, a number too large to be finite).
+    """
     arguments: dict[str, Any] = {}
-    if args.arguments is not None:
+    if text is not None:
         try:
-            given = json.loads(args.arguments)
-        except ValueError as error:
+            given = read_json(text, source="ARGS")
+        except InputSyntaxError as error:
             raise UsageError(
-                f"ARGS is not valid JSON ({error}); give a JSON object such as "
+                f"ARGS is {error.problem}; give a JSON object such as "
                 '\'{"expression": "6 * 7"}\', or use --arg KEY=VALUE'
             ) from None
         if not isinstance(given, dict):
@@ -130,7 +149,7 @@ def _arguments(args: argparse.Namespace) -> dict[str, Any]:
                 f"{type(given).__name__}"
             )
         arguments.update(given)
-    arguments.update(parse_pairs(args.arg, "--arg"))
+    arguments.update(parse_pairs(pairs, "--arg"))
     return arguments
 
 

@@ -13,6 +13,8 @@ from gent_core.errors import (
     ComponentNotFoundError,
     ConfigError,
     GentError,
+    InputBoundsError,
+    InputTooLargeError,
     ModelError,
     PluginLoadError,
     TerminationError,
@@ -37,6 +39,8 @@ DOCS_PAGES: dict[type[BaseException], str] = {
     ToolsetError: "configuration.md#toolsets",
     ToolError: "tools.md",
     TerminationError: "typed-answers.md",
+    InputBoundsError: "limits.md",
+    InputTooLargeError: "limits.md",
     GentError: "reference/errors.md",
 }
 """Error type -> the docs page (and section) that explains how to fix it, relative to

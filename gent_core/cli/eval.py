@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.cli.helpformat import HelpFormatter
-from gent_core.errors import GentError
+from gent_core.errors import GentError, InputError
 
 if TYPE_CHECKING:
     from gent_core.eval.configs import Configuration
@@ -246,7 +246,7 @@ def _configurations(args: argparse.Namespace) -> list[Configuration]:
     for text in args.matrix:
         try:
             axes.append(parse_assignment(text))
-        except ValueError as error:
+        except (ValueError, InputError) as error:
             raise _Usage(f"--matrix: {error}") from None
     keys = [key for key, _ in axes]
     if len(set(keys)) < len(keys):

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from gent_core.cli.output import Output
+from gent_core.errors import describe_error
 
 __all__ = ["OutputHandler", "level_for", "logging_for", "redact_logs_with"]
 
@@ -94,7 +95,7 @@ class OutputHandler(logging.Handler):
             if self.verbosity >= 2:
                 text += "\n" + logging.Formatter().formatException(record.exc_info).rstrip()
             else:
-                text += f" ({type(error).__name__}: {error})"
+                text += f" ({describe_error(error)})"
         for redact in self._redactors:
             text = redact(text)
         return text

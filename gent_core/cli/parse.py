@@ -13,7 +13,7 @@ from typing import Any
 
 from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 
 __all__ = ["add_arguments", "run"]
 
@@ -101,7 +101,7 @@ def _read(path: str) -> str:
 
 
 def _plugin_failure(kind: str, name: str, error: Exception) -> str:
-    return f"the {kind} {name!r} failed on this text: {type(error).__name__}: {error}"
+    return f"the {kind} {name!r} failed on this text: {describe_error(error)}"
 
 
 def _usage_error(message: str, cause: BaseException | None = None) -> int:

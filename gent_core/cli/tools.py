@@ -21,7 +21,7 @@ from gent_core.cli.helpformat import HelpFormatter
 from gent_core.cli.output import Output
 from gent_core.cli.table import aligned_table
 from gent_core.cli.toolsource import ToolInfo
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 
 __all__ = ["add_arguments", "example_calls", "render_table", "run"]
 
@@ -142,7 +142,7 @@ def example_calls(info: ToolInfo, registry: Any) -> list[tuple[str, str | None, 
             call = calls[0] if calls else ToolCall(info.tool.name, {}, "call_0")
             examples.append((chain_name, chain.format_calls([call]), None))
         except Exception as error:  # noqa: BLE001 - one broken chain must not hide the others
-            examples.append((chain_name, None, f"{type(error).__name__}: {error}"))
+            examples.append((chain_name, None, describe_error(error)))
     return examples
 
 

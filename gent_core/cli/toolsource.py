@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gent_core.config.options import options_spec
+from gent_core.errors import describe_error
 from gent_core.tools.base import Tool
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def tool_info(
     try:
         built = factory()
     except Exception as error:  # noqa: BLE001 - a tool needing options is listed anyway
-        info.error = f"cannot be built without options: {type(error).__name__}: {error}"
+        info.error = f"cannot be built without options: {describe_error(error)}"
         return info
     if isinstance(built, Tool):
         info.tool = built

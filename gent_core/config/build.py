@@ -30,6 +30,7 @@ from gent_core.errors import (
     ConfigProblem,
     GentError,
     Location,
+    describe_error,
 )
 from gent_core.formats import TextFormat
 from gent_core.importing import import_search_path
@@ -194,7 +195,7 @@ class _Builder:
             except Exception as error:  # noqa: BLE001 - any failure is reported, named
                 reason = self.loaded.redact(str(error))
                 if not isinstance(error, GentError) or not reason:
-                    reason = f"{type(error).__name__}: {reason}" if reason else type(error).__name__
+                    reason = self.loaded.redact(describe_error(error))
                 self.problem(
                     f"{label} could not be created: {reason}",
                     where,

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from gent_core.bounded import CONFIG_FILE, read_file
 from gent_core.config.describe import problems_from_validation_error, show_value
 from gent_core.config.models import AgentConfig
 from gent_core.config.secrets import (
@@ -32,7 +33,7 @@ from gent_core.config.shorthand import (
     installed_middleware,
 )
 from gent_core.config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
-from gent_core.errors import ConfigError, ConfigProblem, Location
+from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 
 __all__ = ["LoadedConfig", "format_key", "load_config", "parse_config"]
 
@@ -237,11 +238,18 @@ def parse_config(
     except YAMLSyntaxError as error:
         mark = error.mark
         location = Location(
-            file=source, line=mark.line if mark else None, column=mark.column if mark else None
+            file=source,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            key=format_key(error.path) or None,
         )
-        message = f"invalid YAML: {error.message}"
+        message = error.message
         lines = text.splitlines()
-        if mark and "${" in "".join(lines[max(mark.line - 2, 0) : mark.line]):
+        if (
+            message.startswith("invalid YAML")
+            and mark
+            and "${" in "".join(lines[max(mark.line - 2, 0) : mark.line])
+        ):
             message += " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
         _raise([ConfigProblem(message, location)])
     if document.data is None and not document.problems:
@@ -340,13 +348,18 @@ def load_config(
         environ: The environment ``${VAR}`` references are read from (default:
             ``os.environ``).
 
+    The file may be at most 2 MiB (:data:`gent_core.bounded.CONFIG_FILE`; the environment
+    variable ``GENT_MAX_CONFIG_SIZE`` changes it); its size is checked before it is read.
+
     Raises:
-        ConfigError: When the file cannot be read, or see :func:`parse_config`.
+        ConfigError: When the file cannot be read or is too large, or see
+            :func:`parse_config`.
     """
     source = os.fspath(path)
     file = Path(source)
+    hint = None
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_file(file, CONFIG_FILE, environ=environ).decode("utf-8")
     except FileNotFoundError:
         message = "config file not found"
     except IsADirectoryError:
@@ -355,6 +368,8 @@ def load_config(
         message = f"not UTF-8 text (byte {error.start})"
     except OSError as error:
         message = f"cannot read the config file: {error.strerror or error}"
+    except InputError as error:  # larger than the limit, or the limit's variable is wrong
+        message, hint = error.problem, error.hint
     else:
         return parse_config(text, source=source, base_dir=file.parent.resolve(), environ=environ)
-    raise ConfigError(problems=[ConfigProblem(message, Location(file=source))])
+    raise ConfigError(problems=[ConfigProblem(message, Location(file=source))], hint=hint)

@@ -15,8 +15,10 @@ the factory itself still checks them.
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import inspect
+import types
 import typing
 import warnings
 from collections.abc import Callable, Collection, Mapping
@@ -109,6 +111,29 @@ def _annotations(
     }
 
 
+_LAZY_COLLECTIONS = (collections.abc.Iterable, collections.abc.Collection)
+
+
+def _eager(annotation: Any) -> Any:
+    """``annotation`` with each ``Iterable[X]`` and ``Collection[X]`` validated as ``list[X]``.
+
+    pydantic checks an ``Iterable`` lazily, when the component iterates it (a bad item then
+    raises pydantic's own error from inside the component, with no key named), and takes a
+    ``Collection`` by ``isinstance``: both accept a string as a list of characters
+    (``outputs: abc`` would be three outputs). A list is checked item by item at once, and
+    a string where a list is expected is refused with the key named.
+    """
+    origin = typing.get_origin(annotation)
+    arguments = typing.get_args(annotation)
+    if annotation in _LAZY_COLLECTIONS or origin in _LAZY_COLLECTIONS:
+        return list[_eager(arguments[0])] if arguments else list[Any]  # type: ignore[misc]
+    if origin is typing.Annotated:
+        return typing.Annotated.__class_getitem__((_eager(arguments[0]), *arguments[1:]))
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union.__getitem__(tuple(_eager(argument) for argument in arguments))
+    return annotation
+
+
 def _signature_target(factory: Callable[..., Any]) -> Callable[..., Any]:
     """The function whose annotations describe ``factory``'s parameters."""
     if isinstance(factory, type):
@@ -147,7 +172,7 @@ def _signature_spec(factory: Callable[..., Any], exclude: frozenset[str]) -> Opt
             default = parameter.default
             if default is inspect.Parameter.empty:
                 default = PydanticUndefined
-            annotation = annotations[parameter.name] if typed else Any
+            annotation = _eager(annotations[parameter.name]) if typed else Any
             fields[f"f{index}"] = (annotation, Field(default, alias=parameter.name))
         name = getattr(factory, "__name__", type(factory).__name__)
         model: type[BaseModel] = create_model(f"{name}Options", __config__=config, **fields)

@@ -25,15 +25,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from gent_core.bounded import read_yaml
 from gent_core.config.describe import problems_from_validation_error
 from gent_core.config.loading import LoadedConfig, format_key
 from gent_core.config.models import AgentConfig
 from gent_core.config.secrets import credential_values
 from gent_core.config.yamldoc import KeyPath
-from gent_core.errors import ConfigError, ConfigProblem, Location
+from gent_core.errors import ConfigError, ConfigProblem, InputSyntaxError, Location
 
 __all__ = [
     "Override",
@@ -90,14 +90,24 @@ def show_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def read_scalar(text: str) -> Any:
+def read_scalar(text: str, source: str = "the value") -> Any:
     """Read a command-line value as YAML: ``0.2`` -> 0.2, ``true`` -> True, ``[a, b]`` -> a
     list, ``''`` -> the empty string; text that is not valid YAML stays the text.
+
+    The value is read within gent's bounds (:func:`gent_core.bounded.read_yaml`).
+
+    Args:
+        text: The value as written.
+        source: What the value is, for messages (``"the value of max_steps"``).
+
+    Raises:
+        InputBoundsError: The value nests too deeply, has an integer of too many digits or
+            a number that is not finite.
     """
     text = text.strip()
     try:
-        return yaml.safe_load(text) if text else ""
-    except yaml.YAMLError:
+        return read_yaml(text, source=source) if text else ""
+    except InputSyntaxError:
         return text
 
 
@@ -142,9 +152,10 @@ def parse_setting(text: str) -> tuple[str, Any]:
 
     Raises:
         ValueError: When there is no ``=`` or the key is not a dotted name.
+        InputBoundsError: When the value is beyond gent's bounds (see :func:`read_scalar`).
     """
     key, value = _checked_key(text, "KEY=VALUE")
-    return key, read_scalar(value)
+    return key, read_scalar(value, f"the value of {key}")
 
 
 def parse_assignment(text: str) -> tuple[str, list[Any]]:
@@ -153,12 +164,13 @@ def parse_assignment(text: str) -> tuple[str, list[Any]]:
 
     Raises:
         ValueError: When there is no ``=``, the key is not a dotted name, or a value is empty.
+        InputBoundsError: When a value is beyond gent's bounds (see :func:`read_scalar`).
     """
     key, values = _checked_key(text, "KEY=VALUE[,VALUE...]")
     pieces = _split(values)
     if any(not piece.strip() for piece in pieces):
         raise ValueError(f"empty value in {text!r}")
-    return key, [read_scalar(piece) for piece in pieces]
+    return key, [read_scalar(piece, f"a value of {key}") for piece in pieces]
 
 
 def _named(value: Any) -> Any:

@@ -1,13 +1,15 @@
 """Reading a YAML configuration into plain data, remembering where every value was written.
 
-The text is *composed* (not loaded) with PyYAML's safe loader, so no Python tag is ever
-constructed; the node tree is then turned into dicts, lists and scalars while recording, for
-every key path (``("tools", 1, "name")``), the line and column it was written at. ``${VAR}``
-references are expanded in string scalars on the way (see :mod:`gent_core.config.envvars`),
-and credentials are collected with where they were written (see
-:mod:`gent_core.config.secrets`): values under credential-like keys, and ``${VAR}`` expansions
-under such a key or of a variable whose name is credential-like (``${OPENAI_API_KEY}``; a
-string holding a short one is a credential as a whole too).
+The text is *composed* (not loaded) with PyYAML's safe loader by the bounded reader
+(:func:`gent_core.bounded.compose_yaml`: nesting, values, integer digits and finite numbers
+checked before anything is built), so no Python tag is ever constructed; the node tree is
+then turned into dicts, lists and scalars while recording, for every key path (``("tools",
+1, "name")``), the line and column it was written at. ``${VAR}`` references are expanded in
+string scalars on the way (see :mod:`gent_core.config.envvars`), and credentials are
+collected with where they were written (see :mod:`gent_core.config.secrets`): values under
+credential-like keys, and ``${VAR}`` expansions under such a key or of a variable whose
+name is credential-like (``${OPENAI_API_KEY}``; a string holding a short one is a
+credential as a whole too).
 
 Problems (an unset variable, a duplicate key, an unsupported tag) are collected, not raised,
 so the caller can report them all at once.
@@ -22,16 +24,15 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from gent_core.bounded import compose_yaml, construct_scalar, describe_yaml_error
 from gent_core.config.envvars import ExpansionError, expand
 from gent_core.config.secrets import MIN_TEXT_SECRET_LENGTH, is_secret_key
+from gent_core.errors import InputError
 
-__all__ = ["MAX_NODES", "Document", "KeyPath", "Mark", "YAMLSyntaxError", "read_document"]
+__all__ = ["Document", "KeyPath", "Mark", "YAMLSyntaxError", "read_document"]
 
 KeyPath = tuple[str | int, ...]
 """A path into the document: mapping keys and list indexes (``("tools", 1, "name")``)."""
-
-MAX_NODES = 100_000
-"""Upper bound on values in one document, aliases expanded (stops alias bombs)."""
 
 _TAG = "tag:yaml.org,2002:"
 _STR = _TAG + "str"
@@ -48,17 +49,20 @@ class Mark:
 
 
 class YAMLSyntaxError(Exception):
-    """The text is not valid YAML.
+    """The text is not valid YAML, or is beyond a bound (nested too deeply...).
 
     Args:
-        message: What is wrong (without quoting the text, which may hold secrets).
+        message: What is wrong (``"invalid YAML: ..."``), without quoting the text, which
+            may hold secrets.
         mark: Where, when known.
+        path: The key path, when known.
     """
 
-    def __init__(self, message: str, mark: Mark | None) -> None:
+    def __init__(self, message: str, mark: Mark | None, path: KeyPath = ()) -> None:
         super().__init__(message)
         self.message = message
         self.mark = mark
+        self.path = path
 
 
 @dataclass
@@ -84,18 +88,6 @@ def _mark(node: Node) -> Mark:
     return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _syntax_error(error: yaml.YAMLError) -> YAMLSyntaxError:
-    if isinstance(error, yaml.MarkedYAMLError):
-        mark = error.problem_mark or error.context_mark
-        context = error.context or ""
-        if context and error.context_mark is not None and error.context_mark is not mark:
-            context += f" (started on line {error.context_mark.line + 1})"
-        parts = [part for part in (context, error.problem) if part]
-        text = ": ".join(parts) or "invalid YAML"
-        return YAMLSyntaxError(text, Mark(mark.line + 1, mark.column + 1) if mark else None)
-    return YAMLSyntaxError(str(error).splitlines()[0] if str(error) else "invalid YAML", None)
-
-
 class _Reader:
     """Turns composed nodes into data, one document."""
 
@@ -103,32 +95,19 @@ class _Reader:
         self.environ = environ
         self.loader = yaml.SafeLoader("")
         self.document = Document()
-        self.active: set[int] = set()
-        self.count = 0
 
     def problem(self, path: KeyPath, message: str, mark: Mark | None = None) -> None:
         self.document.problems.append((path, message, mark))
 
     def read(self, node: Node, path: KeyPath, mark: Mark, secret: bool) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise YAMLSyntaxError(
-                f"the document has more than {MAX_NODES} values (aliases expanded)", mark
-            )
-        if id(node) in self.active:
-            self.problem(path, "a recursive alias (a value that contains itself)")
-            return None
+        # compose_yaml checked the tree: no deeper than MAX_DEPTH, no alias containing itself
         self.document.marks[path] = mark
         if isinstance(node, ScalarNode):
             return self.scalar(node, path, secret)
-        self.active.add(id(node))
-        try:
-            if isinstance(node, MappingNode):
-                return self.mapping(node, path, secret)
-            if isinstance(node, SequenceNode):
-                return self.sequence(node, path, secret)
-        finally:
-            self.active.discard(id(node))
+        if isinstance(node, MappingNode):
+            return self.mapping(node, path, secret)
+        if isinstance(node, SequenceNode):
+            return self.sequence(node, path, secret)
         self.problem(path, "an unsupported YAML node")  # pragma: no cover - composer makes none
         return None
 
@@ -161,7 +140,7 @@ class _Reader:
         try:
             self.loader.flatten_mapping(node)
         except yaml.YAMLError as error:
-            self.problem(path, f"invalid merge (<<): {_syntax_error(error).message}")
+            self.problem(path, f"invalid merge (<<): {describe_yaml_error(error)[0]}")
             return None
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -208,7 +187,11 @@ class _Reader:
                 return None
             if expansion.expanded:
                 node = self.expanded_node(node, expansion.text)
-                value = self.loader.construct_object(node)
+                try:
+                    value = construct_scalar(self.loader, node)
+                except InputError as error:  # ${N} -> a number beyond the bounds
+                    self.problem(path, error.problem)
+                    return None
                 found = [
                     item
                     for name, item in zip(expansion.names, expansion.values, strict=True)
@@ -248,19 +231,16 @@ def read_document(text: str, environ: Mapping[str, str]) -> Document:
 
     Raises:
         YAMLSyntaxError: When the text is not valid YAML (with the line), holds several
-            documents, or expands to too many values.
+            documents, or is beyond a bound of :func:`gent_core.bounded.compose_yaml`
+            (nesting, values, integer digits, finite numbers, an alias containing itself).
     """
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        raise _syntax_error(error) from None
-    except RecursionError:
-        raise YAMLSyntaxError("the document is nested too deeply", None) from None
+        root = compose_yaml(text, source="the document")
+    except InputError as error:
+        mark = Mark(error.line, error.column or 1) if error.line is not None else None
+        raise YAMLSyntaxError(error.problem, mark, error.path) from None
     if root is None:
         return Document()
     reader = _Reader(environ)
-    try:
-        reader.document.data = reader.read(root, (), _mark(root), False)
-    except RecursionError:
-        raise YAMLSyntaxError("the document is nested too deeply", None) from None
+    reader.document.data = reader.read(root, (), _mark(root), False)
     return reader.document

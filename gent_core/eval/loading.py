@@ -18,12 +18,14 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
+from gent_core.bounded import SUITE_FILE, read_file
 from gent_core.config.describe import problems_from_validation_error, unknown_problem
 from gent_core.config.loading import format_key
 from gent_core.config.yamldoc import KeyPath, Mark, YAMLSyntaxError, read_document
-from gent_core.errors import ConfigError, ConfigProblem, Location
+from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 from gent_core.eval.checks import CHECK_KINDS, Check, PythonCheck
 from gent_core.eval.suite import Suite, SuiteModel, Task, TaskModel
+from gent_core.observation import relative_path_problem
 
 __all__ = ["SuiteError", "load_suite", "parse_suite"]
 
@@ -31,14 +33,21 @@ __all__ = ["SuiteError", "load_suite", "parse_suite"]
 class SuiteError(ConfigError):
     """A suite file is invalid: every problem, each with its file, line and key."""
 
-    def __init__(self, problems: Sequence[ConfigProblem]) -> None:
+    def __init__(self, problems: Sequence[ConfigProblem], *, hint: str | None = None) -> None:
         lines = [problem.render() for problem in problems]
         if len(lines) > 1:
             source = problems[0].location.file
             head = f"{len(lines)} problems in the suite"
             lines.insert(0, f"{source}: {head}:" if source else f"{head}:")
-        super().__init__("\n".join(lines), problems=problems)
+        super().__init__("\n".join(lines), problems=problems, hint=hint)
         self._rendered = True  # the message already names every location
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    """The parts of an accepted relative file name (``./a/b`` -> ``("a", "b")``); a
+    backslash separates parts too.
+    """
+    return PurePosixPath(name.replace("\\", "/")).parts
 
 
 @functools.cache
@@ -113,13 +122,42 @@ class _Reader:
         return check
 
     def files(self, files: Mapping[str, str], path: KeyPath) -> None:
+        """Report each name of ``files`` that cannot name a file in the working directory."""
         for name in files:
-            posix = PurePosixPath(name.replace("\\", "/"))
-            if not name or posix.is_absolute() or ".." in posix.parts or ":" in posix.parts[0]:
+            problem = relative_path_problem(name)
+            if problem is not None:
                 self.problem(
                     (*path, name),
-                    f"expected a relative path inside the working directory, got {name!r}",
+                    f"expected the relative path of a file inside the task's working "
+                    f"directory, got {name!r}: {problem}",
                 )
+
+    def clashes(self, files: Mapping[str, str], path: KeyPath, own: Mapping[str, str]) -> None:
+        """Report each name of ``own`` that clashes with another name of ``files`` (``own``
+        and the suite's files, for a task): two names of one file, or a file that another
+        name needs as a folder.
+        """
+        written: dict[tuple[str, ...], str] = {}
+        for name in files:
+            if relative_path_problem(name) is None:
+                written.setdefault(_parts(name), name)
+        for name in own:
+            if relative_path_problem(name) is not None:
+                continue
+            parts = _parts(name)
+            same = written.get(parts)
+            if same is not None and same != name:
+                self.problem((*path, name), f"{name!r} names the same file as {same!r}")
+                continue
+            for end in range(1, len(parts)):
+                folder = written.get(parts[:end])
+                if folder is not None:
+                    self.problem(
+                        (*path, name),
+                        f"{name!r} needs {folder!r} to be a folder, but {folder!r} is a file "
+                        "of the task too",
+                    )
+                    break
 
 
 def parse_suite(
@@ -147,9 +185,12 @@ def parse_suite(
     except YAMLSyntaxError as error:
         mark = error.mark
         location = Location(
-            file=source, line=mark.line if mark else None, column=mark.column if mark else None
+            file=source,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            key=format_key(error.path) or None,
         )
-        raise SuiteError([ConfigProblem(f"invalid YAML: {error.message}", location)]) from None
+        raise SuiteError([ConfigProblem(error.message, location)]) from None
     reader = _Reader(source, document.marks)
     for path, message, mark in document.problems:
         location = reader.location(path)
@@ -169,6 +210,8 @@ def parse_suite(
         reader.validation(error, SuiteModel, ())
         model = None
     reader.files(model.files if model else {}, ("files",))
+    if model is not None:
+        reader.clashes(model.files, ("files",), model.files)
     raw_tasks = document.data.get("tasks")
     tasks: list[Task] = []
     first_line: dict[str, int | None] = {}
@@ -210,6 +253,10 @@ def _task(
         return None
     if suite is None or any(check is None for check in checks):
         return None
+    files = {**suite.files, **task.files}
+    reader.clashes(
+        files, (*path, "files"), {n: t for n, t in task.files.items() if n not in suite.files}
+    )
     defaults = suite.defaults
     tools = task.tools if task.tools is not None else defaults.tools
     return Task(
@@ -218,21 +265,23 @@ def _task(
         checks=tuple(check for check in checks if check is not None),
         tools=tuple(tools) if tools is not None else None,
         max_steps=task.max_steps or defaults.max_steps,
-        files={**suite.files, **task.files},
+        files=files,
         config={**defaults.config, **task.config},
         tags=tuple(task.tags),
         line=reader.location(path).line,
     )
 
 
-def _fail(source: str, message: str) -> NoReturn:
-    raise SuiteError([ConfigProblem(message, Location(file=source))])
+def _fail(source: str, message: str, hint: str | None = None) -> NoReturn:
+    raise SuiteError([ConfigProblem(message, Location(file=source))], hint=hint)
 
 
 def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> Suite:
     """Read and validate the suite file at ``path``.
 
-    ``python`` checks' modules are looked for in the file's directory too.
+    ``python`` checks' modules are looked for in the file's directory too. The file may be at
+    most 4 MiB (:data:`gent_core.bounded.SUITE_FILE`; the environment variable
+    ``GENT_MAX_SUITE_SIZE`` changes it); its size is checked before it is read.
 
     Raises:
         SuiteError: When the file cannot be read, or see :func:`parse_suite`.
@@ -240,7 +289,7 @@ def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     source = os.fspath(path)
     file = Path(source)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_file(file, SUITE_FILE, environ=environ).decode("utf-8")
     except FileNotFoundError:
         _fail(source, "suite file not found")
     except IsADirectoryError:
@@ -249,5 +298,7 @@ def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
         _fail(source, f"not UTF-8 text (byte {error.start})")
     except OSError as error:
         _fail(source, f"cannot read the suite file: {error.strerror or error}")
+    except InputError as error:  # larger than the limit, or the limit's variable is wrong
+        _fail(source, error.problem, error.hint)
     suite = parse_suite(text, source=source, directory=file.parent.resolve(), environ=environ)
     return Suite(suite.name, file, suite.tasks, suite.description)

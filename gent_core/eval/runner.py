@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from gent_core.errors import ConfigError, ConfigProblem, GentError
+from gent_core.errors import ConfigError, ConfigProblem, GentError, describe_error
 from gent_core.eval.checks import CheckContext
 from gent_core.eval.configs import Configuration, apply_overrides
 from gent_core.eval.records import EvalResult, RunRecord
@@ -310,7 +310,7 @@ class EvalRunner:
         except GentError as error:
             return f"the model could not be loaded: {error}"
         except Exception as error:  # noqa: BLE001 - a broken back end fails its runs, named
-            return f"the model could not be loaded: {type(error).__name__}: {error}"
+            return f"the model could not be loaded: {describe_error(error)}"
         return None
 
     def _paths(
@@ -374,7 +374,7 @@ class EvalRunner:
             record.error = f"cannot prepare the run: {error}"
             return record
         except Exception as error:  # noqa: BLE001 - one broken run never stops the others
-            record.error = f"{type(error).__name__}: {error}"
+            record.error = describe_error(error)
             return record
         _fill(record, result)
         context = CheckContext(task.text, result, agent.working_directory)

@@ -15,7 +15,6 @@ Both report each problem as ``"<field path>: <what is wrong and what is accepted
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -158,10 +157,13 @@ class InlineAnswer:
 
     def from_json(self, text: str) -> Any:
         """Read JSON ``text`` and check it."""
+        from gent_core.bounded import read_json
+        from gent_core.errors import InputError
+
         try:
-            value = json.loads(text)
-        except ValueError as error:
-            raise AnswerProblems([f"{_WHOLE}: not valid JSON ({error})"]) from None
+            value = read_json(text, source="the answer")
+        except InputError as error:  # not JSON, or beyond gent's bounds (nested too deeply)
+            raise AnswerProblems([f"{_WHOLE}: {error.problem}"]) from None
         return self.from_data(value)
 
     def from_data(self, value: Any) -> Any:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from gent_core.errors import describe_error
+
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext
     from gent_core.tools.result import ToolResult
@@ -105,7 +107,7 @@ def check_examples(
         try:
             validate(example.arguments)
         except Exception as error:  # noqa: BLE001 - InvalidToolArgumentsError, a validator's own
-            detail = getattr(error, "model_message", None) or str(error)
+            detail = getattr(error, "model_message", None) or describe_error(error)
             raise ValueError(
                 f"tool {tool_name!r}, example {number} ({example.task!r}): its arguments are "
                 f"not valid for the tool: {detail}"

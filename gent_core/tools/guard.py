@@ -26,7 +26,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
-from gent_core.errors import Location, ToolExecutionError
+from gent_core.errors import Location, ToolExecutionError, describe_error
 from gent_core.tools.result import ToolResult, result_problems
 
 __all__ = ["ABANDON_GRACE", "Raised", "abandon", "checked_result", "crash_error", "guarded"]
@@ -111,7 +111,6 @@ def abandon(task: asyncio.Task[Any], grace: float = ABANDON_GRACE) -> None:
 
 def crash_error(tool: str, error: BaseException) -> ToolExecutionError:
     """The error result's error for what ``tool`` raised (any exception, never a traceback)."""
-    kind = type(error).__name__
     if isinstance(error, SystemExit):
         detail = f" with code {error.code!r}" if error.code is not None else ""
         failure = ToolExecutionError(
@@ -123,7 +122,7 @@ def crash_error(tool: str, error: BaseException) -> ToolExecutionError:
             ),
         )
     else:
-        shown = f"{kind}: {error}" if str(error) else kind
+        shown = describe_error(error)
         failure = ToolExecutionError(
             f"tool {tool!r} raised {shown}",
             location=Location(tool=tool),
@@ -141,7 +140,7 @@ def checked_result(value: Any, tool: str) -> ToolResult:
     try:
         problems = result_problems(result)
     except Exception as broken:  # noqa: BLE001 - a result whose attributes raise is malformed
-        problems = [f"reading it failed ({type(broken).__name__}: {broken})"]
+        problems = [f"reading it failed ({describe_error(broken)})"]
     if not problems:
         return result
     listed = "; ".join(problems)

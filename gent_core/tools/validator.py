@@ -133,11 +133,60 @@ class SchemaValidator:
             stack.extend(((*path, *keys), sub) for keys, sub in iter_subschema_items(node))
 
     def _check_schema(self) -> None:
+        paths: dict[int, Path] = {}
         for path, node in self._nodes():
+            paths.setdefault(id(node), path)
             try:
                 self._check_node(node)
             except ValueError as error:
                 raise SchemaDefinitionError(str(error), path) from None
+        self._check_ref_loops(paths)
+
+    def _in_place(self, node: dict[str, Any]) -> list[dict[str, Any]]:
+        """The schemas a value is checked against *as well as* ``node``, without descending
+        into it: ``$ref``'s target and the ``allOf``/``anyOf``/``oneOf`` branches.
+        """
+        found: list[dict[str, Any]] = []
+        if "$ref" in node:
+            found.append(self._resolve(node["$ref"]))  # checked by _check_node already
+        for key in ("allOf", "anyOf", "oneOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                found += [branch for branch in branches if isinstance(branch, dict)]
+        return found
+
+    def _check_ref_loops(self, paths: Mapping[int, Path]) -> None:
+        """Refuse a ``$ref`` loop: schemas that lead back to themselves through ``$ref`` and
+        ``allOf``/``anyOf``/``oneOf`` without descending into the value (``properties``,
+        ``items``...), so checking any value would never end. A schema that refers to itself
+        *below* a property or an item (a tree) is fine.
+        """
+        done: set[int] = set()
+        for start in [self.schema, *(node for _, node in self._nodes())]:
+            if id(start) in done:
+                continue
+            # depth-first over in-place edges; ``on_path`` holds the current chain
+            on_path: list[dict[str, Any]] = [start]
+            stack = [iter(self._in_place(start))]
+            while stack:
+                following = next(stack[-1], None)
+                if following is None:
+                    stack.pop()
+                    done.add(id(on_path.pop()))
+                    continue
+                if any(following is node for node in on_path):
+                    where = paths.get(id(following), ())
+                    refs = [node["$ref"] for node in on_path if isinstance(node.get("$ref"), str)]
+                    chain = " -> ".join(repr(ref) for ref in refs) or "its allOf/anyOf/oneOf"
+                    raise SchemaDefinitionError(
+                        f"the schema's $ref pointers loop ({chain} leads back to where it "
+                        "started without going into a property or an item), so no value could "
+                        "ever be checked; end the chain at a schema with a type",
+                        where,
+                    )
+                if id(following) not in done:
+                    on_path.append(following)
+                    stack.append(iter(self._in_place(following)))
 
     def _check_node(self, node: dict[str, Any]) -> None:
         """Check one schema node (``ValueError`` saying what is wrong and what is accepted)."""

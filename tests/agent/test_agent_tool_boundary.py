@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
+
 from gent_core.agent import Agent
 from gent_core.context import Limits
 from gent_core.testing import ScriptedModel
@@ -78,3 +80,36 @@ def test_an_action_with_too_many_calls_is_feedback_and_runs_nothing(
     assert first.error_kind == "TooManyCallsError"
     assert "holds 5 tool calls, but at most 4 are accepted in one action" in (first.feedback or "")
     assert result.stats.tool_calls == {"count": 1}
+
+
+class _Reading(BaseModel):
+    celsius: float
+
+
+@tool
+def sensor() -> str:
+    """Validates what it read with pydantic, which fails."""
+    _Reading.model_validate({"celsius": "warm"})
+    return "never"
+
+
+@tool
+def sensor_without_pydantic() -> str:
+    """Raises a plain error."""
+    raise ValueError("the sensor is unplugged")
+
+
+def test_a_tool_raising_a_validation_error_is_worded_without_pydantic_links(
+    make_agent: MakeAgent,
+) -> None:
+    model = ScriptedModel(
+        [action(("sensor", {}), ("sensor_without_pydantic", {})), "<answer>done</answer>"]
+    )
+    result = make_agent(model, tools=[sensor, sensor_without_pydantic]).run_sync("q")
+    assert result.ok
+    validation, plain = (call.error or "" for call in result.steps[0].calls)
+    assert validation == (
+        "Tool 'sensor' failed: ValidationError: 1 problem validating _Reading: celsius: Input "
+        "should be a valid number, unable to parse string as a number"
+    )
+    assert plain == "Tool 'sensor_without_pydantic' failed: ValueError: the sensor is unplugged"

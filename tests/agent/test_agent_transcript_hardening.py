@@ -91,6 +91,17 @@ CORRUPT: list[tuple[bytes, int, str]] = [
     (b'{"type": "run", "task": 7}\n', 1, "'task' must be a string"),
     (b"\n\n", 0, "transcript is empty"),
     (f'{{"type": "step"}}\n{HEADER}\n'.encode(), 1, "does not start with a 'run' line"),
+    # gent's bounds: values nest at most 100 levels, integers have at most 4,300 digits
+    (
+        f"{HEADER}\n{step_line(notes='X')}\n".replace('"X"', "[" * 150 + "]" * 150).encode(),
+        2,
+        "the value at notes[0][0] in the line nests more than 100 levels deep",
+    ),
+    (
+        f"{HEADER}\n{step_line(tool_seconds='X')}\n".replace('"X"', "7" * 5000).encode(),
+        2,
+        "the line: an integer has 5,000 digits; gent accepts integers of at most 4,300 digits",
+    ),
 ]
 
 
@@ -117,6 +128,22 @@ def test_valid_media_in_a_transcript_is_read_back(tmp_path: Path) -> None:
     path.write_text(f"{HEADER}\n{step_line(followup_media=media, outcome='action')}\n")
     [step] = load_transcript(path).steps
     assert step.followup_media == media
+
+
+def test_a_transcript_over_the_size_limit_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "run.jsonl"
+    path.write_text(f"{HEADER}\n{step_line()}\n")
+    assert load_transcript(path).steps  # under the default limit
+    monkeypatch.setenv("GENT_MAX_TRANSCRIPT_SIZE", "64")
+    with pytest.raises(GentError) as caught:
+        load_transcript(path)
+    message = str(caught.value)
+    size = path.stat().st_size
+    assert f"cannot read the transcript {path}: the transcript is {size:,} bytes" in message
+    assert "a transcript may be at most 64 bytes" in message
+    assert "set GENT_MAX_TRANSCRIPT_SIZE to a larger size" in message
 
 
 def test_resume_from_a_directory_or_a_missing_file_is_a_gent_error(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.messages",
             "gent_core.openai_messages",
             "gent_core.serialize",
+            "gent_core.bounded",
             "gent_core.schema_refs",
             "gent_core.schema_examples",
             "gent_core.grammar.builder",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from gent_core.bounded import MAX_YAML_VALUES
 from gent_core.config import ConfigError, load_config, parse_config
-from gent_core.config.yamldoc import MAX_NODES
 from gent_core.errors import GentError
 
 
@@ -239,7 +239,7 @@ def test_alias_bomb_is_stopped() -> None:
         previous = f"*a{index - 1}"
         lines.append(f"a{index}: &a{index} [{', '.join([previous] * 10)}]")
     error = error_of("\n".join(lines) + "\n")
-    assert f"more than {MAX_NODES} values" in str(error)
+    assert f"more than {MAX_YAML_VALUES:,} values" in str(error)
 
 
 def test_non_string_keys_are_refused() -> None:

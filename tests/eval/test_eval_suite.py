@@ -122,8 +122,9 @@ tasks:
         f"installed packages and PYTHONPATH, then {Path.cwd().resolve()})",
         "s.yaml, line 13, key 'tasks.1.text': expected a non-empty string, got ''",
         "s.yaml, line 14, key 'tasks.1.max_steps': expected an integer >= 1 or null, got 0",
-        "s.yaml, line 15, key 'tasks.1.files.../x': expected a relative path inside the "
-        "working directory, got '../x'",
+        "s.yaml, line 15, key 'tasks.1.files.../x': expected the relative path of a file "
+        "inside the task's working directory, got '../x': it contains '..', which leads out of "
+        "the directory",
         "s.yaml, line 17, key 'tasks.2.checks.0': expected a mapping, got 3",
         "s.yaml, line 18, key 'tasks.2.bogus': unknown key 'bogus'; accepted keys: id, text, "
         "checks, tools, max_steps, files, config, tags",

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from gent_core.tools import SchemaValidator
+from gent_core.tools.validator import SchemaDefinitionError
 
 
 def _validate(schema: dict[str, Any], value: Any) -> tuple[Any, list[str]]:
@@ -236,10 +237,41 @@ def test_malformed_schemas_are_refused_up_front(schema: dict[str, Any], message:
         SchemaValidator(schema)
 
 
-def test_ref_loop_is_reported_not_infinite() -> None:
-    validator = SchemaValidator({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"})
-    with pytest.raises(ValueError, match="loop"):
-        validator.validate(1)
+def test_ref_loop_is_refused_when_the_schema_is_checked() -> None:
+    with pytest.raises(SchemaDefinitionError, match="loop") as caught:
+        SchemaValidator({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"})
+    assert caught.value.path == ("$defs", "a")
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$ref": "#"},
+        {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
+        {
+            "$defs": {
+                "a": {"allOf": [{"$ref": "#/$defs/b"}]},
+                "b": {"oneOf": [{"$ref": "#/$defs/a"}]},
+            },
+            "properties": {"x": {"$ref": "#/$defs/a"}},
+        },
+    ],
+)
+def test_loops_through_branches_are_refused_too(schema: dict[str, object]) -> None:
+    with pytest.raises(SchemaDefinitionError, match="loop"):
+        SchemaValidator(schema)
+
+
+def test_a_schema_that_refers_to_itself_below_a_property_is_a_tree_not_a_loop() -> None:
+    tree = {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#"}}},
+        "anyOf": [{"$ref": "#/$defs/named"}],
+        "$defs": {"named": {"required": ["name"]}},
+    }
+    validator = SchemaValidator(tree)
+    value = {"name": "a", "children": [{"name": "b", "children": []}]}
+    assert validator.validate(value) == (value, [])
 
 
 def test_ignored_keywords_do_not_fail() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import ClassVar
 
 from pydantic import (
@@ -18,6 +17,7 @@ from gent_core.eval.checks.base import (
     Pattern,
     Texts,
 )
+from gent_core.observation import relative_path_problem
 
 
 class FileCheck(Check):
@@ -43,10 +43,11 @@ class FileCheck(Check):
     @field_validator("path")
     @classmethod
     def _relative(cls, value: str) -> str:
-        path = Path(value)
-        if path.is_absolute() or ".." in path.parts:
+        problem = relative_path_problem(value)
+        if problem is not None:
             raise ValueError(
-                f"expected a path relative to the task's working directory, got {value!r}"
+                f"expected the relative path of a file inside the task's working directory, "
+                f"got {value!r}: {problem}"
             )
         return value
 

@@ -11,7 +11,7 @@ from pydantic import (
     PrivateAttr,
 )
 
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 from gent_core.eval.checks.base import (
     Check,
     CheckContext,
@@ -77,7 +77,7 @@ class PythonCheck(Check):
         except AssertionError as error:
             return self.outcome(False, str(error) or "assertion failed")
         except Exception as error:  # noqa: BLE001 - a broken check fails, named, not the run
-            return self.outcome(False, f"the check raised {type(error).__name__}: {error}")
+            return self.outcome(False, f"the check raised {describe_error(error)}")
         if isinstance(verdict, CheckOutcome):
             return verdict
         if isinstance(verdict, bool):

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from gent_core.errors import GentError, Location
+from gent_core.errors import GentError, Location, describe_error
 from gent_mcp.options import MCPOptions
 
 if TYPE_CHECKING:
@@ -57,9 +57,7 @@ def _leaf(error: BaseException) -> BaseException:
 
 
 def _describe(error: BaseException) -> str:
-    error = _leaf(error)
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return describe_error(_leaf(error))
 
 
 class ServerConnection:
@@ -168,7 +166,13 @@ class ServerConnection:
             return f"{what} could not be started: {leaf}"
         from mcp import MCPError
         from mcp_types import CONNECTION_CLOSED
+        from pydantic import ValidationError
 
+        if isinstance(leaf, ValidationError):
+            return (
+                f"{what} answered with a result that is not valid MCP (while starting and "
+                f"listing its tools): {describe_error(leaf)}"
+            )
         if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
             if self.options.command is not None:
                 return f"{what} exited before it answered (is it an MCP server over stdio?)"

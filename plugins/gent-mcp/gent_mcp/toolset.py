@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.config.options import parse_options_model
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 from gent_core.tools.function import TOOL_NAME_PATTERN
 from gent_core.tools.schema import clean_schema
 from gent_core.tools.validator import SchemaValidator
@@ -175,7 +175,7 @@ class MCPToolset(Toolset):
                 parameters = clean_schema(dict(remote.input_schema))
                 validator = SchemaValidator(parameters)
             except Exception as error:  # noqa: BLE001 - one bad schema must not hide the rest
-                reason = f"its input schema cannot be used: {type(error).__name__}: {error}"
+                reason = f"its input schema cannot be used: {describe_error(error)}"
                 self.skipped[remote.name] = reason
                 logger.warning(
                     "MCP server %r: tool %r left out: %s", self.name, remote.name, reason

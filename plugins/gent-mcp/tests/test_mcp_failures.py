@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 from mcp_helpers import (
     PYTHON,
+    SERVERS,
     TOOLBOX,
     action,
     agent_config,
     agent_from,
     child_processes,
     pid_alive,
+    run_and_close,
     toolbox_entry,
 )
 
@@ -125,6 +127,44 @@ def test_a_server_that_exits_at_once_shows_its_error_output(sandbox: PluginSandb
     message = str(caught.value)
     assert "exited before it answered (is it an MCP server over stdio?)" in message
     assert "The server's last error output:\ncannot find my database" in message
+
+
+def test_a_tool_list_that_is_not_valid_mcp_is_a_clear_error_without_pydantic_links(
+    sandbox: PluginSandbox,
+) -> None:
+    server = SERVERS / "bad_list_server.py"
+    agent = agent_from(sandbox, config(tools=f"mcp: {{name: odd, command: [{PYTHON}, {server}]}}"))
+    with pytest.raises(ToolsetError) as caught:
+        asyncio.run(agent.run("anything"))
+    message = str(caught.value)
+    assert (
+        "answered with a result that is not valid MCP (while starting and listing its tools)"
+        in (message)
+    )
+    assert "4 problems validating ListToolsResult: tools.0.inputSchema: Field required" in message
+    assert "tools.0.name: Input should be a valid string" in message
+    assert "errors.pydantic.dev" not in message and "For further information" not in message
+
+
+def test_a_call_result_that_is_not_valid_mcp_is_a_tool_error_without_pydantic_links(
+    sandbox: PluginSandbox,
+) -> None:
+    server = SERVERS / "bad_list_server.py"
+    agent = agent_from(
+        sandbox,
+        config(
+            action("odd"),
+            "<answer>done</answer>",
+            tools=f"mcp: {{name: odd, command: [{PYTHON}, {server}, --bad-call]}}",
+        ),
+    )
+    result = run_and_close(agent)
+    assert result.ok
+    (call,) = result.steps[0].calls
+    assert call.status == "error"
+    error = call.error or ""
+    assert "ValidationError: " in error and "validating CallToolResult" in error
+    assert "errors.pydantic.dev" not in error and "For further information" not in error
 
 
 def test_a_server_that_never_answers_times_out_and_is_killed(

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from gent_core.messages import Message
     from gent_core.plugins.registry import ComponentKind
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["InputError", "add_arguments", "read_messages", "run"]
 
 _ACCEPTED = (
     "Accepted input: a JSON array of OpenAI chat messages, or JSONL (one message object per line)."
@@ -124,17 +124,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str) -> tuple[str, str]:
-    """The input text and how to name it in messages."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        name = "standard input"
-    else:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-        name = path
+    """The input text and how to name it in messages (at most the conversation file size
+    limit: :data:`gent_core.bounded.CONVERSATION_FILE`).
+    """
+    from gent_core.bounded import CONVERSATION_FILE, read_file, read_stream
+    from gent_core.errors import InputError as BoundsError
+
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = read_stream(sys.stdin.buffer, name, CONVERSATION_FILE)
+        else:
+            data = read_file(path, CONVERSATION_FILE)
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    except BoundsError as error:
+        raise InputError(str(error)) from None
     try:
         return data.decode("utf-8-sig"), name
     except UnicodeDecodeError as error:
@@ -143,40 +148,36 @@ def _read(path: str) -> tuple[str, str]:
         ) from None
 
 
-def _not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not a JSON value")
-
-
 def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
-    """The messages as data, and the line each starts on (for messages)."""
-    import functools
-    import json
+    """The messages as data, and the line each starts on (for messages); read within gent's
+    bounds (:func:`gent_core.bounded.read_json`).
+    """
+    from gent_core.bounded import read_json
+    from gent_core.errors import InputError as BoundsError
+    from gent_core.errors import InputSyntaxError
 
-    loads = functools.partial(json.loads, parse_constant=_not_json)
+    def read(text: str, source: str) -> Any:
+        try:
+            return read_json(text, source=source)
+        except InputSyntaxError as error:
+            raise InputError(f"{error}. {_ACCEPTED}") from None
+        except BoundsError as error:
+            raise InputError(str(error)) from None
 
     stripped = text.lstrip()
     if not stripped:
         raise InputError(f"{name} is empty. {_ACCEPTED}")
     if stripped.startswith("["):
-        try:
-            data = loads(text)
-        except ValueError as error:
-            raise InputError(f"{name} is not valid JSON: {error}. {_ACCEPTED}") from None
+        data = read(text, name)
         if not isinstance(data, list):
             raise InputError(f"{name}: expected a JSON array of messages. {_ACCEPTED}")
         return data, []
     messages: list[Any] = []
     lines: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            messages.append(loads(line))
-        except ValueError as error:
-            raise InputError(
-                f"{name}, line {number}: not a JSON value ({error}). {_ACCEPTED}"
-            ) from None
-        lines.append(number)
+        if line.strip():
+            messages.append(read(line, f"{name}, line {number}"))
+            lines.append(number)
     return messages, lines
 
 
@@ -188,6 +189,21 @@ def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
     except OpenAIMessageError as error:
         where = f"{name}, line {lines[error.index]}: " if lines else f"{name}: "
         raise InputError(where + str(error)) from None
+
+
+def read_messages(text: str, name: str) -> list[Message]:
+    """The OpenAI chat messages in ``text`` (a JSON array, or JSONL with one message per
+    line), read within gent's bounds (:func:`gent_core.bounded.read_json`).
+
+    Args:
+        text: The input.
+        name: How to name the input in messages (``"standard input"``, a file name).
+
+    Raises:
+        InputError: Saying where the input is wrong and what is accepted.
+    """
+    data, lines = _parse_json(text, name)
+    return _messages(data, lines, name)
 
 
 def _component(kind: ComponentKind, name: str, **options: Any) -> Any:
@@ -254,8 +270,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("gent_natural").addHandler(logging.NullHandler())
     try:
         text, name = _read(args.file)
-        data, lines = _parse_json(text, name)
-        converted, conversion = _convert(args, _messages(data, lines, name))
+        converted, conversion = _convert(args, read_messages(text, name))
     except InputError as error:
         print(f"gent convert: {error}", file=sys.stderr)
         return 1

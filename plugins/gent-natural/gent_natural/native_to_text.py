@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gent_core.errors import describe_error
 from gent_core.messages import Message
 from gent_natural.grouping import MessageGroup, TurnError, group_messages, pair_turn
 from gent_natural.options import NaturalOptions
@@ -57,7 +58,7 @@ def transform_group(
     except TurnError as error:
         problem = str(error)
     except Exception as error:  # noqa: BLE001 - a turn that cannot be written passes through
-        problem = f"{type(error).__name__}: {error}"
+        problem = describe_error(error)
     end = group.start + len(group.messages) - 1
     where = f"message {end}" if end == group.start else f"messages {group.start}-{end}"
     problem = f"{where} passed through unchanged: {problem}"

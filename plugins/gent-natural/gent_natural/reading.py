@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gent_core.callparse import calls_from_values, find_json_values, normalize_call
-from gent_core.errors import GentError
+from gent_core.errors import GentError, describe_error
 from gent_core.serialize import ValueBoundsError, check_value
 from gent_natural.scanner import Element
 from gent_natural.tags import MISSING_RESULT, strip_joiners
@@ -109,7 +109,7 @@ def check_arguments(
     except GentError as error:
         return error.model_message
     except Exception as error:  # noqa: BLE001 - a validator bug is reported like bad arguments
-        return f"invalid arguments for {name!r}: {type(error).__name__}: {error}"
+        return f"invalid arguments for {name!r}: {describe_error(error)}"
     return None
 
 

@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gent_core.errors import describe_error
 from gent_core.messages import Message
 from gent_natural.events import MessageReady
 from gent_natural.ids import CallIds
@@ -89,7 +90,7 @@ def convert_to_native(
         try:
             events = reader.feed(message.text) + reader.close()
         except Exception as error:  # noqa: BLE001 - a message that cannot be read passes through
-            problem = f"message {index} passed through unchanged: {type(error).__name__}: {error}"
+            problem = f"message {index} passed through unchanged: {describe_error(error)}"
             logger.warning("natural: %s", problem)
             conversion.problems.append(problem)
             events = []

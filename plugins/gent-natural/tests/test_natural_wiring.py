@@ -225,7 +225,7 @@ def test_convert_with_a_format_and_tool_checks(
             [],
             "standard input, line 2: message 1, field 'role': missing or not a string",
         ),
-        ('{"role": "user"}\nnot json\n', [], "standard input, line 2: not a JSON value"),
+        ('{"role": "user"}\nnot json\n', [], "standard input, line 2 is not valid JSON"),
         (
             '[{"role": "tool", "content": "x", "tool_calls": [{}]}]',
             [],

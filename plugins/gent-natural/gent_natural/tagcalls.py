@@ -55,17 +55,14 @@ def _location(section: str | None) -> Location:
 def _from_element(element: Element, number: int, section: str | None) -> list[ToolCall]:
     try:
         readings = read_call(element)
-    except MalformedCall as error:
-        raise ParseError(
-            f"call {number}: {error}",
-            location=_location(section),
-            model_message=f"Call {number} is malformed: {error}.\n{TAG_CALL_FORM}",
-        ) from None
     except NotACall as error:
-        raise MissingToolNameError(
+        malformed = isinstance(error, MalformedCall)
+        kind = ParseError if malformed else MissingToolNameError
+        said = "is malformed" if malformed else "does not name its tool"
+        raise kind(
             f"call {number}: {error}",
             location=_location(section),
-            model_message=f"Call {number} does not name its tool: {error}.\n{TAG_CALL_FORM}",
+            model_message=f"Call {number} {said}: {error}.\n{TAG_CALL_FORM}",
         ) from None
     calls = []
     for offset, reading in enumerate(readings):

@@ -191,6 +191,10 @@ class ExecutionContext:
         plugin_manager: The plugin manager whose lifecycle hooks fire around tool calls,
             or ``None`` to fire none.
         state: Free-form per-run storage for plugins and tools.
+        interrupt_stops: Whether a ``KeyboardInterrupt`` raised inside a tool call stops
+            everything (``True``, in an interactive run, where it may be the user's Ctrl-C) or
+            becomes that call's error result like any other exception (``False``, in a
+            server such as ``gent mcp-serve``, whose other clients must not lose it).
     """
 
     working_directory: Path = field(default_factory=Path.cwd)
@@ -199,3 +203,4 @@ class ExecutionContext:
     cancellation: Cancellation = field(default_factory=Cancellation)
     plugin_manager: LifecycleHooks | None = None
     state: dict[str, Any] = field(default_factory=dict)
+    interrupt_stops: bool = True

@@ -21,7 +21,8 @@ Every tool chain executes through :func:`execute_calls`, so every chain behaves 
 validator, a formatter) does becomes an error result for that call: ``SystemExit``, a bare
 ``BaseException``, a malformed :class:`~gent_core.tools.result.ToolResult`, a task that
 swallows its cancellation after a timeout (it is closed after a grace period, and can never
-keep the process from exiting). Only ``KeyboardInterrupt`` stops the run.
+keep the process from exiting). Only ``KeyboardInterrupt`` stops the run (unless
+``context.interrupt_stops`` is false: a server turns it into the call's error too).
 
 **Bounds.** An action holds at most ``limits.max_calls_per_action`` calls
 (:class:`TooManyCallsError`: nothing runs, the model is told); sync tools share a bounded pool
@@ -263,7 +264,12 @@ class _Runner:
         if isinstance(arguments, ToolResult):
             return arguments
         timeout = tool.timeout if tool.timeout is not None else self.context.limits.tool_timeout
-        task = asyncio.ensure_future(guarded(tool.call(arguments, self.context)))
+        task = asyncio.ensure_future(
+            guarded(
+                tool.call(arguments, self.context),
+                interrupt_stops=self.context.interrupt_stops,
+            )
+        )
         stopped = await self._wait(task, timeout)
         if stopped == "cancelled":
             return _failure(self._cancelled_error(tool.name))
@@ -322,12 +328,18 @@ class _Runner:
         """Run one call through hooks, lookup, validation, the tool and formatting.
 
         Whatever goes wrong on the way (a hook, a validator or a formatter raising anything
-        but ``KeyboardInterrupt``) becomes an error result for this call.
+        but ``KeyboardInterrupt``, and that too when ``context.interrupt_stops`` is false)
+        becomes an error result for this call.
         """
         try:
             return await self._run(call)
-        except (KeyboardInterrupt, asyncio.CancelledError):
+        except asyncio.CancelledError:
             raise
+        except KeyboardInterrupt as error:
+            if self.context.interrupt_stops:
+                raise
+            failure = crash_error(call.tool, error)
+            return _Outcome(call, _failure(failure), error_text(failure))
         except BaseException as error:  # noqa: BLE001 - the tool boundary
             failure = crash_error(call.tool, error)
             return _Outcome(call, _failure(failure), error_text(failure))

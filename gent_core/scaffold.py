@@ -29,12 +29,35 @@ from pathlib import Path
 
 from gent_core.errors import GentError
 
-__all__ = ["KINDS", "PluginNames", "plugin_names", "render_plugin", "template_directory"]
+__all__ = [
+    "KINDS",
+    "MAX_NAME_LENGTH",
+    "RESERVED_NAMES",
+    "PluginNames",
+    "check_name_is_free",
+    "plugin_names",
+    "render_plugin",
+    "template_directory",
+]
 
 KINDS = ("tool", "format", "toolchain", "termination", "model")
 """The component kinds a new plugin can start from."""
 
+MAX_NAME_LENGTH = 50
+"""The longest plugin name (without ``gent-``): file and package names stay far from file
+system limits."""
+
+RESERVED_NAMES = {
+    "core": "gent itself (distribution gent-core, package gent_core)",
+    "template": "the plugin template's placeholder",
+}
+"""Names gent itself uses, and what uses them."""
+
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+_ACCEPTED = (
+    "use lowercase letters and digits, words separated by '-' or '_', starting with a "
+    f"letter, at most {MAX_NAME_LENGTH} characters (e.g. 'weather' or 'my-tools')"
+)
 _KIND_README = "TEMPLATE-KIND-README"
 
 
@@ -77,14 +100,20 @@ def plugin_names(name: str) -> PluginNames:
     for prefix in ("gent-", "gent_"):
         if base.startswith(prefix):
             base = base[len(prefix) :]
+    if len(base) > MAX_NAME_LENGTH:
+        raise ValueError(f"a plugin name of {len(base)} characters is too long: {_ACCEPTED}")
     if not _NAME.fullmatch(base):
-        raise ValueError(
-            f"{name!r} is not a plugin name: use lowercase letters and digits, words separated "
-            "by '-' or '_', starting with a letter (e.g. 'weather' or 'my-tools')"
-        )
+        raise ValueError(f"{name!r} is not a plugin name: {_ACCEPTED}")
     plugin = base.replace("-", "_")
-    if keyword.iskeyword(plugin) or plugin == "template":
-        raise ValueError(f"{name!r} cannot be a plugin name (it is reserved); choose another")
+    if keyword.iskeyword(plugin):
+        raise ValueError(
+            f"{name!r} cannot be a plugin name: {plugin!r} is a Python keyword; choose another"
+        )
+    if plugin in RESERVED_NAMES:
+        raise ValueError(
+            f"{name!r} cannot be a plugin name: {plugin!r} is reserved for "
+            f"{RESERVED_NAMES[plugin]}; choose another"
+        )
     words = re.split(r"[-_]", base)
     return PluginNames(
         plugin=plugin,
@@ -92,6 +121,45 @@ def plugin_names(name: str) -> PluginNames:
         package=f"gent_{plugin}",
         class_stem="".join(word.capitalize() for word in words),
     )
+
+
+def check_name_is_free(names: PluginNames) -> None:
+    """Refuse names an installed package already holds: once installed, the new package would
+    replace it (its distribution, its import package, or its plugin's entry point).
+
+    Raises:
+        ValueError: Naming what holds the name.
+    """
+    import importlib.util
+    from importlib import metadata
+
+    from gent_core.plugins.manager import installed_plugins
+
+    taken = None
+    for plugin in installed_plugins():
+        if plugin.name == names.plugin:
+            owner = f" (distribution {plugin.distribution})" if plugin.distribution else ""
+            taken = f"the installed plugin {plugin.name!r}{owner} has that name"
+            break
+    if taken is None:
+        try:
+            metadata.distribution(names.distribution)
+        except metadata.PackageNotFoundError:
+            pass
+        else:
+            taken = f"the distribution {names.distribution} is installed"
+    if taken is None:
+        try:
+            found = importlib.util.find_spec(names.package) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            taken = f"the package {names.package} can be imported already"
+    if taken is not None:
+        raise ValueError(
+            f"{names.plugin!r} is taken: {taken}, and the new package would replace it once "
+            "installed; choose another name (gent plugins lists the installed ones)"
+        )
 
 
 def template_directory() -> Path:
@@ -141,13 +209,16 @@ def render_plugin(name: str, kind: str, directory: Path | str = ".") -> Path:
         The package folder.
 
     Raises:
-        ValueError: A bad name or kind.
+        ValueError: A bad name or kind, or a name an installed package holds
+            (:func:`check_name_is_free`).
         FileExistsError: The package folder exists already.
         GentError: The template is missing.
+        OSError: The files cannot be written.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; choose one of: {', '.join(KINDS)}")
     names = plugin_names(name)
+    check_name_is_free(names)
     target = Path(directory) / names.distribution
     if target.exists():
         raise FileExistsError(f"{target} exists already; choose another --dir or name")

@@ -6,6 +6,7 @@ module holds what they have in common so that plugins never import each other:
 * :func:`name_table` maps lower-cased section names to their registered spelling;
 * :func:`parse_attributes` / :func:`format_attributes` read and write ``key="value"`` lists
   (double quotes, single quotes or unquoted values; entities decoded);
+  :func:`attribute_pairs` reads them as written, a key repeated included;
 * :class:`SectionCollector` turns a scanner's findings (text, section opened, section closed)
   into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`.
 
@@ -32,6 +33,7 @@ from gent_core.sections import (
 __all__ = [
     "EMPTY_ATTRIBUTES",
     "SectionCollector",
+    "attribute_pairs",
     "format_attributes",
     "name_table",
     "parse_attributes",
@@ -63,7 +65,8 @@ def parse_attributes(text: str) -> dict[str, str] | None:
 
     Values may be double-quoted, single-quoted or unquoted (no spaces, quotes, ``=``, ``<``,
     ``>`` or backticks). Character references (``&amp;``, ``&quot;``, ``&#10;``...) in values
-    are decoded. A later duplicate key replaces an earlier one.
+    are decoded. A later duplicate key replaces an earlier one (:func:`attribute_pairs` keeps
+    both, for readers that refuse a repeated key).
 
     Args:
         text: The text between the name and the end of a tag or header attribute block.
@@ -71,7 +74,18 @@ def parse_attributes(text: str) -> dict[str, str] | None:
     Returns:
         The attributes in order, or ``None`` when ``text`` is not an attribute list.
     """
-    attributes: dict[str, str] = {}
+    pairs = attribute_pairs(text)
+    return dict(pairs) if pairs is not None else None
+
+
+def attribute_pairs(text: str) -> list[tuple[str, str]] | None:
+    """Read an attribute list like :func:`parse_attributes`, as ``(key, value)`` pairs in the
+    order written, a repeated key appearing once per time it is written.
+
+    Returns:
+        The pairs, or ``None`` when ``text`` is not an attribute list.
+    """
+    attributes: list[tuple[str, str]] = []
     pos = 0
     end = len(text)
     while True:
@@ -84,7 +98,7 @@ def parse_attributes(text: str) -> dict[str, str] | None:
             import html  # only needed for values with character references
 
             value = html.unescape(value)
-        attributes[key] = value
+        attributes.append((key, value))
         pos = match.end()
     if text[pos:end].strip():
         return None

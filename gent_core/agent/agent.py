@@ -70,6 +70,8 @@ class Agent:
             but the task and the answer; see :func:`~gent_core.agent.records.redact_record`).
         config_summary: A JSON-ready (redacted) description of the configuration, written to
             the transcript header.
+        config_file: The config file the agent was built from, written to the transcript
+            header too: resuming reloads it when ``config_summary`` had secrets masked.
     """
 
     def __init__(
@@ -93,6 +95,7 @@ class Agent:
         temperature: float | None = None,
         redact: Callable[[str], str] | None = None,
         config_summary: dict[str, Any] | None = None,
+        config_file: Path | str | None = None,
     ) -> None:
         if tools and toolchain is None:
             raise GentError(
@@ -132,6 +135,7 @@ class Agent:
         self.temperature = temperature
         self.redact = redact
         self.config_summary = config_summary
+        self.config_file = Path(config_file).resolve() if config_file else None
         self._loaded = False
         self._active: set[Cancellation] = set()
 
@@ -196,6 +200,7 @@ class Agent:
             approval=policy,
             redact=loaded.redact,
             config_summary=loaded.redacted_dict(),
+            config_file=loaded.source if Path(loaded.source).is_file() else None,
         )
         agent.toolset_origins = dict(components.toolset_origins)
         return agent
@@ -450,21 +455,32 @@ class Agent:
             cancellation=cancellation,
             plugin_manager=self.plugin_manager,
         )
-        if resume:
-            assert transcript_path is not None
-            previous = load_transcript(transcript_path)
-            if previous.finished:
-                raise GentError(
-                    f"the run in {transcript_path} already finished "
-                    f"({previous.end.get('stop_reason') if previous.end else ''}); "
-                    "nothing to resume"
-                )
-            task = previous.task
-            steps = previous.steps
-            if steps:
-                context.clipboard = clipboard_from_records(steps[-1].clipboard)
+        # The writer opens and locks the file first: a resume reads it under the lock, so no
+        # other run can be writing it meanwhile.
+        writer = (
+            TranscriptWriter(transcript_path, redact=self.redact, resume=resume)
+            if transcript_path
+            else None
+        )
+        try:
+            if resume:
+                assert transcript_path is not None
+                previous = load_transcript(transcript_path)
+                if previous.finished:
+                    raise GentError(
+                        f"the run in {transcript_path} already finished "
+                        f"({previous.end.get('stop_reason') if previous.end else ''}); "
+                        "nothing to resume"
+                    )
+                task = previous.task
+                steps = previous.steps
+                if steps:
+                    context.clipboard = clipboard_from_records(steps[-1].clipboard)
+        except BaseException:
+            if writer is not None:
+                writer.close()
+            raise
         assert task is not None
-        writer = TranscriptWriter(transcript_path, redact=self.redact) if transcript_path else None
         context.plugin_manager = self.run_hooks()
         self._active.add(cancellation)
         try:
@@ -478,6 +494,7 @@ class Agent:
                     self.system_prompt(),
                     config=self.config_summary,
                     resumed_steps=len(steps),
+                    config_file=str(self.config_file) if self.config_file else None,
                 )
             result = await run.run()
             if writer is not None:

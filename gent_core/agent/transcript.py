@@ -13,10 +13,21 @@ answer) goes through a redaction function first (:func:`~gent_core.agent.records
 so secrets never reach the file; keys and structure are never changed, so the file reads back
 as it was written; and every line is strict JSON (:func:`gent_core.serialize.write_json`).
 
+One file holds one run. A new run refuses a file that already holds lines (give another
+path, delete it, or resume its run); only a resumed run appends. While a run writes its
+transcript it holds an exclusive lock on the file, so a second writer (another run, or a
+resume of the same run) is refused with an error naming the file instead of interleaving its
+steps: ``fcntl.flock`` on POSIX; on Windows a byte-range lock (``msvcrt.locking``) on one byte
+far past the end of the file, as SQLite does, so readers and the writer's own appends are not
+blocked. A file system that cannot lock at all (some network mounts) is written unlocked,
+with a warning. The reader refuses what only interleaved or concatenated runs produce: a
+second ``run`` line, steps out of order, a step after the run's end.
+
 Damage is handled, never raised as anything but a :class:`~gent_core.errors.GentError`:
 
 * the writer opens its file when it is created, so a path that cannot be written (a directory,
-  a path under a file, no permission) fails *before* the run starts;
+  a path under a file, no permission), a transcript that already holds a run, or one locked by
+  another writer fails *before* the run starts;
 * a partial last line (killed while writing) is ignored when reading, and cut off when a
   resumed run appends to the file, so the new lines never join it (the ``resume`` line says how
   many characters were discarded);
@@ -26,7 +37,10 @@ Damage is handled, never raised as anything but a :class:`~gent_core.errors.Gent
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +63,11 @@ __all__ = [
 
 TRANSCRIPT_VERSION = 1
 
+logger = logging.getLogger("gent.transcript")
+
+_WINDOWS_LOCK_OFFSET = 0x7FFF_FFF0
+"""Where the Windows lock byte lies: far past any transcript's end (SQLite's trick)."""
+
 
 def _identity(text: str) -> str:
     return text
@@ -58,46 +77,117 @@ class TranscriptError(GentError):
     """A transcript that cannot be written or read; the location names the file (and line)."""
 
 
-def _open_for_append(path: Path) -> tuple[IO[bytes], int, bool]:
-    """Open ``path`` for appending, cutting off a partial last line.
+def _cannot_write(path: Path, error: OSError) -> TranscriptError:
+    reason = error.strerror or str(error)
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        reason = "a parent of it is a file, not a directory"
+    return TranscriptError(
+        f"cannot write the transcript {path}: {reason.lower()}",
+        location=Location(file=str(path)),
+        hint="Give the path of a .jsonl file in a directory you can write to.",
+    )
 
-    Returns:
-        The file, how many bytes of a partial last line were discarded, and whether the file
-        already held lines.
+
+def _open(path: Path, *, resume: bool) -> IO[bytes]:
+    """Open ``path`` for appending: created for a new run, required to exist for a resume.
 
     Raises:
-        TranscriptError: When the file cannot be created or written.
+        TranscriptError: When the file cannot be opened (or, to resume, does not exist).
     """
     try:
         if path.is_dir():
-            raise IsADirectoryError(21, "Is a directory")
+            raise IsADirectoryError(errno.EISDIR, "Is a directory")
+        if resume:
+            return path.open("r+b")
         path.parent.mkdir(parents=True, exist_ok=True)
-        file = path.open("a+b")
-    except OSError as error:
-        reason = error.strerror or str(error)
-        if isinstance(error, FileExistsError | NotADirectoryError):
-            reason = "a parent of it is a file, not a directory"
+        return path.open("a+b")
+    except FileNotFoundError as error:
+        if not resume:
+            raise _cannot_write(path, error) from None
         raise TranscriptError(
-            f"cannot write the transcript {path}: {reason.lower()}",
+            f"cannot read the transcript {path}: {(error.strerror or str(error)).lower()}",
             location=Location(file=str(path)),
-            hint="Give the path of a .jsonl file in a directory you can write to.",
+            hint="Give the transcript the interrupted run wrote (its --transcript path).",
         ) from None
+    except OSError as error:
+        raise _cannot_write(path, error) from None
+
+
+def _lock(file: IO[bytes], path: Path) -> None:
+    """Hold an exclusive lock on ``file`` until it is closed (see the module docstring).
+
+    Raises:
+        TranscriptError: When another writer holds the lock.
+    """
     try:
-        size = file.seek(0, os.SEEK_END)
-        discarded = 0
-        if size:
-            file.seek(size - 1)
-            if file.read(1) != b"\n":
-                end = _last_line_end(file, size)
-                file.truncate(end)
-                discarded = size - end
-        return file, discarded, file.seek(0, os.SEEK_END) > 0
+        if sys.platform == "win32":
+            import msvcrt
+
+            position = file.tell()
+            file.seek(_WINDOWS_LOCK_OFFSET)
+            try:
+                msvcrt.locking(file.fileno(), msvcrt.LK_NBLCK, 1)
+            finally:
+                file.seek(position)
+        else:
+            import fcntl
+
+            fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        held = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, getattr(errno, "EDEADLOCK", -1))
+        if error.errno not in held:
+            logger.warning(
+                "the transcript %s cannot be locked (%s); it is written without a lock",
+                path,
+                error.strerror or error,
+            )
+            return
+        raise TranscriptError(
+            f"the transcript {path} is being written by another run (the file is locked)",
+            location=Location(file=str(path)),
+            hint="Wait until that run ends, or give another transcript path.",
+        ) from None
+
+
+def _open_locked(path: Path, *, resume: bool) -> IO[bytes]:
+    """Open and lock ``path`` for a new run (refusing a file that holds lines already) or
+    for a resumed one.
+
+    Raises:
+        TranscriptError: When the file cannot be opened, holds a run already (new run), does
+            not exist (resume), or is locked by another writer.
+    """
+    file = _open(path, resume=resume)
+    try:
+        _lock(file, path)
+        if file.seek(0, os.SEEK_END) and not resume:
+            raise TranscriptError(
+                f"the transcript {path} already holds a run (a transcript records one run)",
+                location=Location(file=str(path)),
+                hint=f"Give another transcript path, delete {path}, or continue the run it "
+                f"records (gent run --resume {path}, or Agent.resume).",
+            )
+        return file
     except OSError as error:
         file.close()
-        raise TranscriptError(
-            f"cannot write the transcript {path}: {error.strerror or error}",
-            location=Location(file=str(path)),
-        ) from None
+        raise _cannot_write(path, error) from None
+    except BaseException:
+        file.close()
+        raise
+
+
+def _cut_partial_line(file: IO[bytes]) -> int:
+    """Cut off a partial last line (a run killed while writing); return how many bytes."""
+    size = file.seek(0, os.SEEK_END)
+    discarded = 0
+    if size:
+        file.seek(size - 1)
+        if file.read(1) != b"\n":
+            end = _last_line_end(file, size)
+            file.truncate(end)
+            discarded = size - end
+    file.seek(0, os.SEEK_END)
+    return discarded
 
 
 def _last_line_end(file: IO[bytes], size: int, block: int = 65_536) -> int:
@@ -115,25 +205,37 @@ def _last_line_end(file: IO[bytes], size: int, block: int = 65_536) -> int:
 
 
 class TranscriptWriter:
-    """Appends a run's transcript to a JSONL file, one flushed line per event.
+    """Writes one run's transcript to a JSONL file, one flushed line per event.
 
-    The file is opened (and created) at once, so a bad path fails before the run starts; when
-    it already ends with a partial line (a run killed while writing), that line is cut off.
+    The file is opened (and created, for a new run) and locked at once, so a bad path, a file
+    that already holds a run or one another run is writing fails before the run starts. To
+    resume, the file must exist; a partial last line (a run killed while writing) is cut off
+    when :meth:`start` writes the ``resume`` line. The lock is held until :meth:`close`.
 
     Args:
-        path: The transcript file; created if missing, appended to otherwise.
+        path: The transcript file.
         redact: Applied to every string value before writing (e.g. ``LoadedConfig.redact``),
             except the task and the answer (:func:`~gent_core.agent.records.redact_record`).
+        resume: Continue the run the file records (append to it) instead of starting one.
 
     Raises:
-        TranscriptError: When the file cannot be created or written (naming the path).
+        TranscriptError: Naming the path, when the file cannot be created or written, holds
+            lines already (a new run), does not exist (resume), or is locked by another
+            writer.
     """
 
-    def __init__(self, path: Path | str, *, redact: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        redact: Callable[[str], str] | None = None,
+        resume: bool = False,
+    ) -> None:
         self.path = Path(path)
         self._redact = redact or _identity
+        self._resume = resume
         self._file: IO[bytes] | None
-        self._file, self.discarded, self._appending = _open_for_append(self.path)
+        self._file = _open_locked(self.path, resume=resume)
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._file is None:
@@ -151,14 +253,30 @@ class TranscriptWriter:
             ) from None
 
     def start(
-        self, task: str, system_prompt: str, *, config: dict[str, Any] | None, resumed_steps: int
+        self,
+        task: str,
+        system_prompt: str,
+        *,
+        config: dict[str, Any] | None,
+        resumed_steps: int,
+        config_file: str | None = None,
     ) -> None:
-        """Write the header, or a ``resume`` line when continuing an existing transcript."""
+        """Write the header, or a ``resume`` line when continuing the transcript's run.
+
+        Args:
+            task: The run's task.
+            system_prompt: The exact system prompt.
+            config: The (redacted) configuration, so the run can be resumed without it.
+            resumed_steps: How many steps the resumed run already had.
+            config_file: The absolute path of the config file the agent came from, if any
+                (what resuming reloads when ``config`` had secrets masked).
+        """
         now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-        if resumed_steps or self._appending:
+        if self._resume:
             line: dict[str, Any] = {"type": "resume", "at": now, "after_step": resumed_steps}
-            if self.discarded:
-                line["discarded_partial_line"] = self.discarded
+            discarded = self._cut_partial_line()
+            if discarded:
+                line["discarded_partial_line"] = discarded
             self._write(line)
             return
         self._write(
@@ -169,8 +287,17 @@ class TranscriptWriter:
                 "started": now,
                 "system_prompt": system_prompt,
                 "config": config,
+                "config_file": config_file,
             }
         )
+
+    def _cut_partial_line(self) -> int:
+        if self._file is None:
+            return 0
+        try:
+            return _cut_partial_line(self._file)
+        except OSError as error:
+            raise _cannot_write(self.path, error) from None
 
     def step(self, record: StepRecord) -> None:
         """Write one completed step."""
@@ -305,6 +432,10 @@ def _add(transcript: Transcript | None, record: dict[str, Any]) -> Transcript:
     if kind not in _KINDS:
         raise RecordError(f"unknown line type {kind!r} (expected one of run, resume, step, end)")
     if kind == "run":
+        if transcript is not None:
+            raise RecordError(
+                "a second 'run' line: the file holds more than one run (a transcript holds one run)"
+            )
         version = fields.integer("version", TRANSCRIPT_VERSION)
         if version > TRANSCRIPT_VERSION:
             raise RecordError(
@@ -314,10 +445,24 @@ def _add(transcript: Transcript | None, record: dict[str, Any]) -> Transcript:
         return Transcript(task=fields.text("task"), header=record)
     if transcript is None:
         raise RecordError("the transcript does not start with a 'run' line")
+    if transcript.end is not None:
+        raise RecordError(f"a {kind!r} line after the run's 'end' line")
     if kind == "step":
-        transcript.steps.append(
-            StepRecord.from_dict({key: value for key, value in record.items() if key != "type"})
-        )
+        step = StepRecord.from_dict({key: value for key, value in record.items() if key != "type"})
+        expected = len(transcript.steps) + 1
+        if step.index != expected:
+            raise RecordError(
+                f"step {step.index} where step {expected} was expected: the steps are out of "
+                "order (were two runs writing this file at once?)"
+            )
+        transcript.steps.append(step)
+    elif kind == "resume":
+        after = fields.integer("after_step", len(transcript.steps))
+        if after != len(transcript.steps):
+            raise RecordError(
+                f"a 'resume' line after step {after}, but the file holds "
+                f"{len(transcript.steps)} step(s) before it"
+            )
     elif kind == "end":
         fields.text("stop_reason")
         transcript.end = record

@@ -3,8 +3,10 @@
 **The config**, first match wins:
 
 1. a CONFIG argument (or ``--config FILE``);
-2. ``gent.yaml`` in the current directory;
-3. the built-in agent (:mod:`gent_core.config.default`).
+2. with ``--resume TRANSCRIPT``: the configuration the transcript recorded (secrets masked in
+   it are read again from the config file it names; see :mod:`gent_core.config.recorded`);
+3. ``gent.yaml`` in the current directory;
+4. the built-in agent (:mod:`gent_core.config.default`).
 
 **The flags** change any key of it, in the style of ``llm -m MODEL -T TOOL``, through the
 configuration's one override mechanism (:mod:`gent_core.config.overrides`):
@@ -47,6 +49,7 @@ __all__ = [
     "default_agent_help",
     "is_config_file",
     "load_agent_config",
+    "recorded_agent_config",
     "split_config_and_task",
 ]
 
@@ -292,4 +295,40 @@ def load_agent_config(config_file: str | None, args: argparse.Namespace) -> Load
     else:
         logger.info("no config given and no ./%s: using the built-in agent", LOCAL_CONFIG)
         loaded = default_config()
+    return apply_overrides(loaded, agent_overrides(args))
+
+
+def recorded_agent_config(transcript: str, args: argparse.Namespace) -> LoadedConfig:
+    """The configuration the run in ``transcript`` recorded, with the flags of ``args`` applied
+    (``gent run --resume TRANSCRIPT`` without a CONFIG).
+
+    Raises:
+        GentError: The transcript cannot be read (``TranscriptError``), records no
+            configuration (a run started from Python), or its configuration cannot be
+            rebuilt (``ConfigError``: secrets masked and no config file to take them from);
+            the hint says how to give the config.
+    """
+    from gent_core.agent import load_transcript
+    from gent_core.config import ConfigError, apply_overrides
+    from gent_core.config.recorded import config_from_record
+
+    header = load_transcript(transcript).header
+    recorded = header.get("config")
+    file = header.get("config_file")
+    give_config = f"Give the config to resume with: gent run CONFIG --resume {transcript}"
+    if not isinstance(recorded, dict):
+        raise UsageError(
+            f"the transcript {transcript} records no configuration (the run was not started "
+            "from a config)",
+            hint=give_config,
+        )
+    try:
+        loaded = config_from_record(
+            recorded,
+            config_file=file if isinstance(file, str) and file else None,
+            source=f"the configuration recorded in {transcript}",
+        )
+    except ConfigError as error:
+        raise ConfigError(problems=error.problems, hint=give_config) from None
+    logger.info("resuming with the configuration recorded in %s", transcript)
     return apply_overrides(loaded, agent_overrides(args))

@@ -5,6 +5,8 @@ terminal, ``NO_COLOR``, ``FORCE_COLOR``, ``--no-color``); a spinner on stderr wh
 loads, on a terminal only. Secrets are masked and the control characters of
 model and tool text are shown as escapes (see :mod:`gent_core.cli.output`); the user's own
 text — the task line, the answer section as it streams and the answer — is never redacted.
+What the view writes about an event (a step, a tool call or result, feedback, the answer)
+always starts on a line of its own, even when the model's streamed text did not end its line.
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ class LiveView:
         self._answer_section = "answer"
         self._started = False  # the current section's first visible text was written
         self._pending = ""  # whitespace held back: written only if more text follows
+        self._line_start = True  # what was written last ended its line
 
     def _style(self, text: str, *styles: str) -> str:
         if not self.color or not styles or not text:
@@ -123,13 +126,25 @@ class LiveView:
         codes = ";".join(_STYLES[style] for style in styles)
         return f"\x1b[{codes}m{text}\x1b[0m"
 
+    def _emit(self, shown: str, *styles: str) -> None:
+        """Write ``shown`` (already redacted and cleaned) styled; remember where the line is."""
+        if shown:
+            self._output.write(self._style(shown, *styles), clean=False)
+            self._line_start = shown.endswith("\n")
+
     def _write(self, text: str, *styles: str, redact: bool = True) -> None:
         """Write ``text`` redacted (unless ``redact`` is false: the user's own text), with
         control characters visible, then styled.
         """
         self._flush_stream()
-        shown = self._output.clean(text, redact=redact)
-        self._output.write(self._style(shown, *styles), clean=False)
+        self._emit(self._output.clean(text, redact=redact), *styles)
+
+    def _line(self, text: str, *styles: str, redact: bool = True) -> None:
+        """Write ``text`` like :meth:`_write`, starting on a line of its own."""
+        self._flush_stream()
+        if not self._line_start:
+            self._emit("\n")
+        self._emit(self._output.clean(text, redact=redact), *styles)
 
     def _brief(self, value: Any, limit: int = _MAX_RESULT) -> str:
         """``value`` on one line, redacted *before* it is cut (no half secret is shown); the
@@ -152,14 +167,13 @@ class LiveView:
                 self._flush_stream()
             self._stream_styles = styles
             text = self._stream.feed(text)
-        shown = visible(text)
-        self._output.write(self._style(shown, *styles), clean=False)
+        self._emit(visible(text), *styles)
 
     def _flush_stream(self) -> None:
         if self._stream is not None:
             held = self._stream.flush()
             if held:
-                self._output.write(self._style(visible(held), *self._stream_styles), clean=False)
+                self._emit(visible(held), *self._stream_styles)
 
     def __call__(self, event: AgentEvent) -> None:
         """Render one event."""
@@ -177,28 +191,28 @@ class LiveView:
             if self._spinner is not None:
                 self._spinner.stop()
                 self._spinner = None
-            self._write(f"model {event.model} ready in {event.seconds:.1f} s\n", "dim")
+            self._line(f"model {event.model} ready in {event.seconds:.1f} s\n", "dim")
         elif isinstance(event, StepStarted):
-            self._write(f"\n--- step {event.step} ---\n", "dim")
+            self._line(f"\n--- step {event.step} ---\n", "dim")
         elif isinstance(event, OutputEvent):
             self._output_event(event)
         elif isinstance(event, ToolCallsStarted):
             for call in event.calls:
-                self._write(f"-> {call.tool} {self._brief(call.args, 10_000)}\n", "magenta")
+                self._line(f"-> {call.tool} {self._brief(call.args, 10_000)}\n", "magenta")
         elif isinstance(event, ToolCallFinished):
             if event.error is not None:
-                self._write(
+                self._line(
                     f"<- {event.call.tool} failed: {self._brief(event.error.model_message)}\n",
                     "red",
                 )
             else:
-                self._write(f"<- {event.call.tool}: {self._brief(event.result.output)}\n", "green")
+                self._line(f"<- {event.call.tool}: {self._brief(event.result.output)}\n", "green")
         elif isinstance(event, FeedbackSent):
-            self._write(f"! {self._brief(event.message)}\n", "yellow")
+            self._line(f"! {self._brief(event.message)}\n", "yellow")
         elif isinstance(event, AnswerReady):
             answer = event.answer
             text = answer if isinstance(answer, str) else write_json(answer)
-            self._write(f"\nAnswer: {text}\n", "bold", "green", redact=False)
+            self._line(f"\nAnswer: {text}\n", "bold", "green", redact=False)
         elif isinstance(event, RunFinished):
             self._finished(event)
 
@@ -240,4 +254,4 @@ class LiveView:
             f"\n{result.stop_reason}: {result.message} | steps {stats.steps} | tokens "
             f"{stats.input_tokens} in / {stats.output_tokens} out | {stats.total_seconds:.1f} s\n"
         )
-        self._write(line, "dim" if result.ok else "red")
+        self._line(line, "dim" if result.ok else "red")

@@ -4,7 +4,13 @@ It writes ``DIR/gent-NAME/``: a ``pyproject.toml`` with the ``gent`` entry point
 with one working example component of the chosen kind, tests that use gent's testing kit
 (they pass as generated), and a README. See :mod:`gent_core.scaffold`.
 
-Exit codes: 0 written; 2 a bad name or kind, or the folder exists already.
+A name is refused when it is not a plugin name (lowercase words, at most 50 characters), is
+reserved (``core``: gent itself), or is taken by an installed package (a plugin's entry point,
+a distribution ``gent-NAME``, an importable package ``gent_NAME``): once installed, the new
+package would replace it.
+
+Exit codes: 0 written; 2 a bad, reserved or taken name, a bad kind, the folder exists
+already, or it cannot be written.
 """
 
 from __future__ import annotations
@@ -57,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         target = render_plugin(args.name, args.kind, args.dir)
     except (ValueError, FileExistsError, GentError) as error:
         output.error("gent new-plugin", str(error), cause=UsageError)
+        return 2
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        output.error("gent new-plugin", f"cannot write{where}: {error.strerror or error}")
         return 2
     names = plugin_names(args.name)
     output.line(f"Wrote {target} ({args.kind} '{names.plugin}', package {names.package}).")

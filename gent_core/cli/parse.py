@@ -1,8 +1,12 @@
 """``gent parse``: split a model output into sections (and tool calls) and print them as JSON.
 
-Exit codes: 0 parsed; 1 the text could not be parsed (the error on stderr; for tool calls,
-the model-facing error text); 2 bad usage (unknown format or tool chain, unreadable file, or
-input that is not UTF-8 text: binary data, invalid bytes).
+Every error is one ``gent parse: error: ...`` line written for the person running it (what
+was wrong and where); for tool calls that cannot be read, the text an agent would send the
+model follows, indented, as detail.
+
+Exit codes: 0 parsed; 1 the text could not be parsed (the error on stderr); 2 bad usage
+(unknown format or tool chain, unreadable file, or input that is not UTF-8 text: binary data,
+invalid bytes).
 """
 
 from __future__ import annotations
@@ -104,9 +108,18 @@ def _plugin_failure(kind: str, name: str, error: Exception) -> str:
     return f"the {kind} {name!r} failed on this text: {describe_error(error)}"
 
 
+COMMAND = "gent parse"
+
+
 def _usage_error(message: str, cause: BaseException | None = None) -> int:
-    Output().error("gent parse", message, cause=cause)
+    Output().error(COMMAND, message, cause=cause)
     return 2
+
+
+def _model_detail(error: GentError) -> str:
+    """The text an agent would send the model about ``error``, indented under a heading."""
+    lines = error.model_message.splitlines() or [""]
+    return "  what an agent would tell the model:\n" + "\n".join(f"    {line}" for line in lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,18 +151,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         parsed = text_format.parse(text, sections)
     except GentError as error:
-        output.line(f"gent parse: {error}", err=True)
+        output.error(COMMAND, f"cannot parse {source}: {error}")
         return 1
     except Exception as error:  # noqa: BLE001 - a format plugin bug: reported, no traceback
-        output.line(f"gent parse: {_plugin_failure('format', args.format, error)}", err=True)
+        output.error(COMMAND, _plugin_failure("format", args.format, error))
         return 1
     truncated = parsed.truncated
     if truncated is not None:
         note = f"the last section ({truncated.name}) was never closed: the output was cut off"
         if args.strict:
-            output.line(f"gent parse: {note}", err=True)
+            output.error(COMMAND, f"{note} (--strict)")
             return 1
-        output.line(f"gent parse: warning: {note}", err=True)
+        output.line(f"{COMMAND}: warning: {note}", err=True)
     found = parsed.as_dict()
     if chain is None:
         output.json(found)
@@ -161,11 +174,15 @@ def run(args: argparse.Namespace) -> int:
         try:
             calls.extend({"tool": c.tool, "args": c.args} for c in chain.parse(content))
         except GentError as error:
-            output.line(error.model_message, err=True)
+            output.error(
+                COMMAND,
+                f"the tool calls of the {args.action_section} section cannot be read "
+                f"({args.toolchain} tool chain): {error}",
+            )
+            output.line(_model_detail(error), err=True)
             return 1
         except Exception as error:  # noqa: BLE001 - a tool-chain plugin bug: reported
-            failure = _plugin_failure("tool chain", args.toolchain, error)
-            output.line(f"gent parse: {failure}", err=True)
+            output.error(COMMAND, _plugin_failure("tool chain", args.toolchain, error))
             return 1
     output.json({"sections": found, "calls": calls})
     return 0

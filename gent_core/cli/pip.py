@@ -19,7 +19,6 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 
 from gent_core.cli.errors import UsageError
 from gent_core.plugins.manager import PluginInfo
@@ -83,11 +82,12 @@ def installed_entry_points() -> dict[str, str | None]:
     """Every ``gent`` entry point installed now: ``{plugin name: "distribution version"}``,
     read from the package metadata without importing any plugin.
     """
-    found: dict[str, str | None] = {}
-    for entry_point in metadata.entry_points(group="gent"):
-        dist = getattr(entry_point, "dist", None)
-        found[entry_point.name] = f"{dist.metadata['Name']} {dist.version}" if dist else None
-    return found
+    from gent_core.plugins.manager import installed_plugins
+
+    return {
+        plugin.name: f"{plugin.distribution} {plugin.version}" if plugin.distribution else None
+        for plugin in installed_plugins()
+    }
 
 
 def plugins_now() -> list[PluginInfo]:

@@ -20,6 +20,7 @@ from gent_core.cli.agentconfig import (
     add_agent_arguments,
     default_agent_help,
     load_agent_config,
+    recorded_agent_config,
     split_config_and_task,
 )
 from gent_core.cli.errors import UsageError
@@ -43,8 +44,9 @@ _DESCRIPTION = f"""\
 Run an agent on TASK and show it work: its thinking and text as they stream, each tool call
 and result, the answer.
 
-The agent's config is CONFIG (or --config FILE); without one, ./{LOCAL_CONFIG} if it exists;
-else the built-in agent:
+The agent's config is CONFIG (or --config FILE); without one, with --resume the configuration
+the transcript recorded (secrets masked in it are read again from the config file it names);
+else ./{LOCAL_CONFIG} if it exists; else the built-in agent:
 
 {{default_agent}}
 
@@ -85,12 +87,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the live view",
     )
     parser.add_argument(
-        "--transcript", metavar="PATH", help="append the run to this JSONL file, step by step"
+        "--transcript",
+        metavar="PATH",
+        help="record the run in this JSONL file, step by step (a new or empty file: one run "
+        "per file)",
     )
     parser.add_argument(
         "--resume",
         metavar="PATH",
-        help="continue the interrupted run recorded in this transcript (appending to it)",
+        help="continue the interrupted run recorded in this transcript (appending to it), "
+        "with the configuration it recorded unless CONFIG is given",
     )
     add_agent_arguments(parser)
 
@@ -142,7 +148,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
         if task is not None and args.resume is not None:
             raise UsageError("give a TASK, or --resume TRANSCRIPT (not both)")
-        loaded = load_agent_config(config_file, args)
+        if args.resume is not None and config_file is None:
+            loaded = recorded_agent_config(args.resume, args)
+        else:
+            loaded = load_agent_config(config_file, args)
         output = Output(loaded.redactor)
         redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded, ask_callback=_asker(output))

@@ -32,11 +32,13 @@ from gent_core.plugins.hookspecs import PROJECT_NAME
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GentPluginManager",
+    "InstalledPlugin",
     "PluginInfo",
     "PluginSelection",
     "PluginStatus",
     "build_plugin_manager",
     "get_plugin_manager",
+    "installed_plugins",
 ]
 
 ENTRY_POINT_GROUP = PROJECT_NAME
@@ -133,6 +135,32 @@ def _distribution_of(entry_point: metadata.EntryPoint) -> tuple[str | None, str 
         return None, None
     fields = dist.metadata  # parsed once: each access to .metadata re-reads the file
     return fields["Name"], fields["Version"]
+
+
+@dataclass(frozen=True)
+class InstalledPlugin:
+    """A plugin an installed distribution declares, read from its metadata (not imported).
+
+    Attributes:
+        name: The entry-point name (what ``gent plugins`` shows).
+        distribution: The distribution that declares it (``"gent-xml"``), if known.
+        version: That distribution's version.
+    """
+
+    name: str
+    distribution: str | None
+    version: str | None
+
+
+def installed_plugins() -> list[InstalledPlugin]:
+    """Every ``gent`` entry point installed now, read from the package metadata without
+    importing any plugin (so a broken plugin is listed too).
+    """
+    found = []
+    for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        distribution, version = _distribution_of(entry_point)
+        found.append(InstalledPlugin(entry_point.name, distribution, version))
+    return found
 
 
 def _describe_exception(error: BaseException) -> str:

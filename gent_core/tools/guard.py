@@ -5,7 +5,8 @@ The execution engine (:mod:`gent_core.execution`) runs every tool through these 
 * :func:`guarded` runs a tool's coroutine so that *any* exception it raises — ``SystemExit``,
   a bare ``BaseException``, ``GeneratorExit``, an exception group — comes back as a
   :class:`Raised` value instead of unwinding the event loop. ``KeyboardInterrupt`` is the one
-  exception let through: Ctrl-C still stops the run.
+  exception let through, so Ctrl-C still stops the run, except in a server
+  (``ExecutionContext.interrupt_stops`` false), where it is the call's error like any other.
 * :func:`abandon` stops a tool task after a timeout or a cancelled run. A task that swallows
   its ``CancelledError`` is given :data:`ABANDON_GRACE` seconds, then its coroutine is
   closed; one that even ignores that is detached from the event loop's task list, so it can
@@ -47,16 +48,21 @@ class Raised:
     error: BaseException
 
 
-async def guarded(call: Awaitable[Any]) -> Any:
+async def guarded(call: Awaitable[Any], *, interrupt_stops: bool = True) -> Any:
     """Await ``call``; return its value, or a :class:`Raised` for anything it raises.
 
-    ``KeyboardInterrupt`` propagates (Ctrl-C stops the run), and so does ``CancelledError``
+    ``KeyboardInterrupt`` propagates (Ctrl-C stops the run) unless ``interrupt_stops`` is
+    false (a server: it becomes a :class:`Raised` too), and ``CancelledError`` always does
     (the task ends cancelled, as asyncio expects; the engine reports the call as cancelled).
     """
     try:
         return await call
-    except (KeyboardInterrupt, asyncio.CancelledError):
+    except asyncio.CancelledError:
         raise
+    except KeyboardInterrupt as error:
+        if interrupt_stops:
+            raise
+        return Raised(error)
     except BaseException as error:  # noqa: BLE001 - the tool boundary: anything becomes a result
         return Raised(error)
 

@@ -171,9 +171,16 @@ def test_install_and_uninstall_a_plugin_wheel_in_a_fresh_environment(tmp_path: P
     refused = _gent(environment, "uninstall", "-y", "gent-core")
     assert refused.returncode == 2
     assert "refusing to uninstall gent-core" in refused.stderr
+    requirements = tmp_path / "req.txt"
+    requirements.write_text("gent-core\n")
+    smuggled = _gent(environment, "uninstall", "-y", "--", "-r", str(requirements))
+    assert smuggled.returncode == 2  # pip never saw -r: gent-core is still there
+    assert "'-r' looks like an option" in smuggled.stderr
+    assert _gent(environment, "plugins", "--json").returncode == 0
 
-    removed = _gent(environment, "uninstall", "-y", "gent-shout")
+    removed = _gent(environment, "uninstall", "-y", "shout")  # the plugin's name
     assert removed.returncode == 0, removed.stderr
+    assert "shout is a plugin of gent-shout: removing gent-shout" in removed.stdout
     assert "Removed plugin shout (gent-shout 0.0.1)" in removed.stdout
     listed = _gent(environment, "plugins", "--json")
     assert [info["name"] for info in json.loads(listed.stdout)] == ["core"]

@@ -8,9 +8,10 @@ and waits until the server has listed its tools, :meth:`~ServerConnection.stop` 
 leave the context managers (which stops the server process) and waits for it. Tool calls
 from any task of the same event loop go through the client the host task keeps open.
 
-Whatever happens — a failed start, a timeout, cancellation, Ctrl-C, a server that crashed —
-the host task leaves the SDK's context managers, whose shutdown closes the server's stdin,
-then terminates and finally kills its whole process group.
+Whatever happens — a normal close, a failed start, a timeout, cancellation, Ctrl-C, a server
+that crashed — the host task leaves the SDK's context managers, and the stdio transport's
+shutdown closes the server's stdin, then terminates and finally kills its whole process group,
+so nothing the server started outlives it (see :mod:`gent_mcp.stdio`).
 """
 
 from __future__ import annotations
@@ -222,13 +223,11 @@ class ServerConnection:
             errlog = sys.stderr if _has_fileno(sys.stderr) else sys.__stderr__  # type: ignore[assignment]
 
         def stdio_transport(stack: contextlib.AsyncExitStack) -> Any:
-            from mcp import StdioServerParameters
-            from mcp.client.stdio import stdio_client
+            from gent_mcp.stdio import stdio_transport
 
-            parameters = StdioServerParameters(
-                command=program, args=arguments, env=environment or None, cwd=cwd
+            return stdio_transport(
+                [program, *arguments], env=environment or None, cwd=cwd, errlog=errlog
             )
-            return stdio_client(parameters, errlog=errlog)
 
         return stdio_transport
 

@@ -15,7 +15,9 @@ How a :class:`~gent_core.tools.ToolResult` becomes MCP content:
   that is itself gent puts them back on its clipboard when they are long;
 * ``clipboard_files``: the file's text as an embedded resource (``file://`` URI) when it is
   UTF-8 text of at most 256 KiB, else a resource link to it;
-* an error: ``isError: true`` with the model-facing message as text.
+* an error: ``isError: true`` with the model-facing message as text. Whatever a tool raises
+  is its call's error, ``KeyboardInterrupt`` included: it never ends the server for the other
+  clients.
 
 An unknown tool name is a protocol error (``-32602``), as the MCP specification asks.
 """
@@ -171,6 +173,7 @@ def build_server(agent: Agent) -> Server[Any]:
             working_directory=agent.working_directory,
             limits=agent.limits,
             plugin_manager=hooks,
+            interrupt_stops=False,  # a tool raising KeyboardInterrupt fails its call only
         )
         call = ToolCall(name, dict(params.arguments or {}), "call_0")
         outcome = await execute_calls(chain, [call], agent.format, execution)

@@ -3,7 +3,8 @@
 Over stdio by default (an MCP client starts ``gent mcp-serve agent.yaml`` as its server
 command), or over streamable HTTP with ``--http HOST:PORT`` (endpoint ``/mcp``). The config's
 tools, including those of its toolsets, are served; see :mod:`gent_mcp.serve`. The model of
-the config is never loaded or called.
+the config is never loaded or called. Over stdio every request is answered, an unreadable one
+with a JSON-RPC error (see :mod:`gent_mcp.serve_stdio`).
 """
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ async def _serve(agent: Agent, args: argparse.Namespace) -> None:
         await agent.open()
         server = build_server(agent)
         if args.http is None:
-            from mcp.server.stdio import stdio_server
+            from gent_mcp.serve_stdio import checked_stdio_server
 
-            async with stdio_server() as (read_stream, write_stream):
+            async with checked_stdio_server() as (read_stream, write_stream):
                 await server.run(read_stream, write_stream, server.create_initialization_options())
         else:
             import uvicorn

@@ -82,6 +82,7 @@ class NaturalToolChain(ToolChain):
             TruncatedCallError: A tag was cut off.
             InvalidJSONError: Arguments that are not one JSON object, or prose but no call.
             MissingToolNameError: A tag that does not name its tool.
+            ParseError: A tag naming its tool twice, or holding another ``<tool_call>``.
         """
         return read_tag_calls(content, section=self.name)
 

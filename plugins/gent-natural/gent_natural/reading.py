@@ -15,7 +15,10 @@ the text back whatever the options.
 
 A ``<tool_call name="X">`` always gives a call, since its tag says what was meant; arguments
 that are not a JSON object are kept exactly as written and reported as the call's problem.
-A Hermes body that does not name a tool is not a call (:class:`NotACall`). When the tools are
+A Hermes body that does not name a tool is not a call (:class:`NotACall`), nor is a malformed
+element (:class:`MalformedCall`): one whose tag writes an attribute twice (two ``name``
+attributes: which tool?) or whose body holds another ``<tool_call>`` (calls are written one
+after the other, never one inside another). When the tools are
 known, arguments are checked with :meth:`gent_core.tools.Tool.validate_arguments`; a call
 to an unknown tool or with invalid arguments keeps the arguments as written and reports the
 problem.
@@ -24,21 +27,24 @@ problem.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gent_core.callparse import calls_from_values, find_json_values, normalize_call
+from gent_core.callparse.scan import scan
 from gent_core.errors import GentError, describe_error
 from gent_core.serialize import ValueBoundsError, check_value
 from gent_natural.scanner import Element
-from gent_natural.tags import MISSING_RESULT, strip_joiners
+from gent_natural.tags import CALL_TAG, MISSING_RESULT, RESPONSE_TAG, strip_joiners
 
 if TYPE_CHECKING:
     from gent_core.tools.base import Tool
 
 __all__ = [
     "CallReading",
+    "MalformedCall",
     "NotACall",
     "ResponseReading",
     "check_arguments",
@@ -48,10 +54,55 @@ __all__ = [
 ]
 
 _TRUE = frozenset({"true", "1", "yes"})
+_OPENING_TAG = re.compile(
+    "<(" + "|".join(re.escape(tag) for tag in (CALL_TAG, RESPONSE_TAG)) + r")(?=[ \t\r\n>])",
+    re.IGNORECASE,
+)
 
 
 class NotACall(ValueError):
     """A ``<tool_call>`` element that does not say which tool to call; kept as text."""
+
+
+class MalformedCall(NotACall):
+    """A ``<tool_call>`` element written wrongly (an attribute twice, a nested element); its
+    message says what is wrong and what is accepted.
+    """
+
+
+def _nested_tag(body: str) -> str | None:
+    """The tag of an element opened in ``body`` outside its JSON values, if any: a
+    ``<tool_call>`` inside a JSON string is text, one beside the arguments is a nested call.
+    """
+    found = _OPENING_TAG.search(body)
+    if found is None:
+        return None
+    spans = scan(body).spans
+    for match in _OPENING_TAG.finditer(body):
+        if not any(span.start < match.start() < span.end for span in spans):
+            return match.group(1).lower()
+    return None
+
+
+def _malformed(element: Element, body: str) -> str | None:
+    """What makes ``element`` (whose body is ``body``) malformed as a call, or ``None``."""
+    for key, values in element.repeated.items():
+        written = " and ".join(f'{key}="{value}"' for value in values)
+        if key == "name":
+            return (
+                f"the <{element.tag}> tag names its tool {len(values)} times ({written}); "
+                "give one name attribute per tag, one tag per call"
+            )
+        return (
+            f"the <{element.tag}> tag writes the attribute {key!r} {len(values)} times ({written})"
+        )
+    nested = _nested_tag(body)
+    if nested is not None:
+        return (
+            f"the <{element.tag}> holds another <{nested}> tag; write each call as a tag of its "
+            "own, one after the other, never one inside another"
+        )
+    return None
 
 
 @dataclass(frozen=True)
@@ -207,9 +258,13 @@ def read_call(element: Element, tools: Mapping[str, Tool] | None = None) -> list
         tools: The known tools by name, to check arguments against; ``None`` checks nothing.
 
     Raises:
+        MalformedCall: The element writes an attribute twice or holds another element.
         NotACall: The element names no tool.
     """
     body = strip_joiners(element.content)
+    malformed = _malformed(element, body)
+    if malformed is not None:
+        raise MalformedCall(malformed)
     name = element.attributes.get("name", "").strip()
     if name:
         return [_named_call(name, body, tools)]

@@ -15,16 +15,17 @@ Each character is examined a bounded number of times (a held tag start is never 
 the work is linear in the length of the stream however it is chunked. An opening tag is
 ``<tool_call`` or ``<tool_response`` (any case) followed by attributes
 (:func:`gent_core.textscan.parse_attributes`) and ``>``; the first ``>`` ends it and a ``<``
-before it makes it text.
+before it makes it text. An attribute written twice is reported (:attr:`Element.repeated`),
+so a reader can refuse it instead of taking one of the values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
-from gent_core.textscan import parse_attributes
+from gent_core.textscan import attribute_pairs
 from gent_natural.tags import (
     CALL_TAG,
     CDATA_CLOSE,
@@ -53,12 +54,15 @@ class Element:
         attributes: The opening tag's attributes (``{"name": "get_weather"}``).
         content: The body between the tags, CDATA markers removed (line breaks kept).
         raw: The element exactly as written.
+        repeated: The attributes written more than once, with every value in order
+            (``attributes`` holds the last one).
     """
 
     tag: TagName
     attributes: Mapping[str, str]
     content: str
     raw: str
+    repeated: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,14 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _TEXT, _OPENING, _BODY, _BODY_TAG, _CDATA = range(5)
 
 
+def _repeated(pairs: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """The keys written more than once, with their values in order."""
+    values: dict[str, list[str]] = {}
+    for key, value in pairs:
+        values.setdefault(key, []).append(value)
+    return {key: tuple(found) for key, found in values.items() if len(found) > 1}
+
+
 class TagScanner:
     """Finds natural tool-use elements in streamed text (see the module docstring)."""
 
@@ -104,6 +116,7 @@ class TagScanner:
         # the open element
         self._element: TagName = CALL_TAG
         self._attributes: Mapping[str, str] = {}
+        self._repeated: Mapping[str, tuple[str, ...]] = {}
         self._opening = ""
         self._raw: list[str] = []
         self._content: list[str] = []
@@ -229,11 +242,12 @@ class TagScanner:
         if close < 0:
             return end
         tag = "".join(self._tag)
-        attributes = parse_attributes(tag[1 + len(self._name) : -1])
-        if attributes is None:
+        pairs = attribute_pairs(tag[1 + len(self._name) : -1])
+        if pairs is None:
             self._not_a_tag()
             return close + 1
-        self._open_element(cast(TagName, self._name), attributes, tag)
+        self._repeated = _repeated(pairs)
+        self._open_element(cast(TagName, self._name), dict(pairs), tag)
         return close + 1
 
     # ------------------------------------------------------------------ body
@@ -336,7 +350,8 @@ class TagScanner:
     def _close_element(self) -> None:
         closing = "".join(self._tag)
         raw = self._opening + "".join(self._raw) + closing
-        self._events.append(Element(self._element, self._attributes, "".join(self._content), raw))
+        content = "".join(self._content)
+        self._events.append(Element(self._element, self._attributes, content, raw, self._repeated))
         self._tag = []
         self._raw = []
         self._content = []

@@ -15,10 +15,11 @@ from gent_core.errors import (
     InvalidJSONError,
     Location,
     MissingToolNameError,
+    ParseError,
     TruncatedCallError,
 )
 from gent_core.toolchain import ToolCall
-from gent_natural.reading import NotACall, read_call
+from gent_natural.reading import MalformedCall, NotACall, read_call
 from gent_natural.scanner import BrokenElement, Element, ProseText, TagScanner
 from gent_natural.tags import CALL_TAG, write_element
 
@@ -55,10 +56,13 @@ def _from_element(element: Element, number: int, section: str | None) -> list[To
     try:
         readings = read_call(element)
     except NotACall as error:
-        raise MissingToolNameError(
+        malformed = isinstance(error, MalformedCall)
+        kind = ParseError if malformed else MissingToolNameError
+        said = "is malformed" if malformed else "does not name its tool"
+        raise kind(
             f"call {number}: {error}",
             location=_location(section),
-            model_message=f"Call {number} does not name its tool: {error}.\n{TAG_CALL_FORM}",
+            model_message=f"Call {number} {said}: {error}.\n{TAG_CALL_FORM}",
         ) from None
     calls = []
     for offset, reading in enumerate(readings):
@@ -93,6 +97,8 @@ def read_tag_calls(content: str, *, section: str | None = None) -> list[ToolCall
         TruncatedCallError: A tag was cut off (never closed).
         InvalidJSONError: Arguments that are not one JSON object, or prose but no call.
         MissingToolNameError: A tag that does not name its tool.
+        ParseError: A tag that names its tool twice (or writes another attribute twice), or
+            holds another ``<tool_call>``.
     """
     scanner = TagScanner()
     calls: list[ToolCall] = []

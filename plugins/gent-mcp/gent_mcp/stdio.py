@@ -1,0 +1,195 @@
+"""The stdio transport: an MCP server in a process group of its own, ended whole on close.
+
+The MCP SDK's stdio client ends a server's process group only when the server refuses to exit
+after its stdin is closed; a server that exits by itself leaves the processes it started (a
+worker, a ``sleep``) running. On POSIX, :func:`stdio_transport` starts the server in a new
+session (so its process group holds it and everything it starts) and, when the connection
+closes, whatever the server did:
+
+1. closes the server's stdin (how MCP asks a stdio server to exit) and gives it
+   :data:`EXIT_GRACE` seconds to exit;
+2. sends SIGTERM to the whole group and gives it :data:`TERM_GRACE` seconds to go;
+3. sends SIGKILL to whatever is left.
+
+The messages are newline-delimited JSON-RPC, as the SDK's client reads and writes them; a line
+that is not a JSON-RPC message reaches the session as an exception (the SDK's way).
+
+On Windows the SDK's own transport is used: it puts the server in a Job Object whose closing
+ends every process in it, whether the server exited by itself or not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from anyio.abc import Process
+
+__all__ = ["EXIT_GRACE", "TERM_GRACE", "end_process_group", "stdio_transport"]
+
+EXIT_GRACE = 2.0
+"""Seconds a server has to exit after its stdin is closed, before its group gets SIGTERM."""
+
+TERM_GRACE = 2.0
+"""Seconds the server's process group has to go after SIGTERM, before SIGKILL."""
+
+_FLUSH_SECONDS = 0.5  # for messages already accepted to reach the server before stdin closes
+_REAP_SECONDS = 2.0  # for the event loop to see a killed server exit
+_POLL_SECONDS = 0.01
+
+
+def _signal_group(group: int, signal_number: int) -> bool:
+    """Send ``signal_number`` to the process group; ``False`` when the group is gone."""
+    try:
+        os.killpg(group, signal_number)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a member we may not signal (a zombie on macOS): not proof it is gone
+    return True
+
+
+async def _wait(done: Any, seconds: float) -> bool:
+    """Poll ``done()`` until it is true or ``seconds`` passed; return its last value."""
+    import anyio
+
+    with anyio.move_on_after(seconds):
+        while not done():
+            await anyio.sleep(_POLL_SECONDS)
+        return True
+    return bool(done())
+
+
+async def end_process_group(
+    process: Process, *, exit_grace: float = EXIT_GRACE, term_grace: float = TERM_GRACE
+) -> None:
+    """End a server started in a session of its own, and every process of its group.
+
+    Closes its stdin, waits up to ``exit_grace`` seconds for it to exit, sends SIGTERM to the
+    group, waits up to ``term_grace`` seconds for the group to go, then sends SIGKILL. Never
+    raises for a process or group that is already gone.
+    """
+    import anyio
+
+    if process.stdin is not None:
+        with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await process.stdin.aclose()
+    await _wait(lambda: process.returncode is not None, exit_grace)
+    group = process.pid  # the leader of a new session: its pid is the group's id
+
+    def group_gone() -> bool:
+        _ = process.returncode  # lets the loop reap the leader, whose zombie keeps the group
+        return not _signal_group(group, 0)
+
+    if _signal_group(group, signal.SIGTERM) and not await _wait(group_gone, term_grace):
+        _signal_group(group, signal.SIGKILL)
+    await _wait(lambda: process.returncode is not None, _REAP_SECONDS)
+
+
+def _parse(line: bytes) -> Any:
+    """One line from the server: a ``SessionMessage``, or the exception that reading it gave."""
+    import mcp_types
+    from mcp.shared.message import SessionMessage
+
+    try:
+        message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError as error:
+        return error
+    return SessionMessage(message)
+
+
+@contextlib.asynccontextmanager
+async def _posix_transport(
+    command: Sequence[str], env: Mapping[str, str], cwd: Path, errlog: TextIO
+) -> AsyncIterator[Any]:
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    process = await anyio.open_process(
+        list(command), env=dict(env), cwd=cwd, stderr=errlog, start_new_session=True
+    )
+    to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, from_session = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    async def read_stdout() -> None:
+        assert process.stdout is not None
+        pending: list[bytes] = []
+        delivering = True
+        with contextlib.suppress(
+            anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
+        ):
+            async with to_session:
+                async for chunk in process.stdout:
+                    start = 0
+                    while (end := chunk.find(b"\n", start)) >= 0:
+                        pending.append(chunk[start:end])
+                        line, pending = b"".join(pending), []
+                        start = end + 1
+                        if delivering and line.strip():
+                            try:
+                                await to_session.send(_parse(line))
+                            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                                delivering = False  # the session is gone: drain the pipe
+                    pending.append(chunk[start:])
+
+    async def write_stdin() -> None:
+        assert process.stdin is not None
+        try:
+            async with from_session:
+                async for item in from_session:
+                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send((text + "\n").encode("utf-8", "replace"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await to_session.aclose()  # the server is gone: the session sees the end
+        finally:
+            writer_done.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read_stdout)
+        group.start_soon(write_stdin)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                read_stream.close()
+                write_stream.close()
+                with anyio.move_on_after(_FLUSH_SECONDS):
+                    await writer_done.wait()
+                await end_process_group(process)
+                for stream in (to_session, from_session):
+                    await stream.aclose()
+                # Closes the pipes and the loop's transport (else it warns when collected).
+                with anyio.move_on_after(_REAP_SECONDS):
+                    await process.aclose()
+            group.cancel_scope.cancel()
+
+
+def stdio_transport(
+    command: Sequence[str], *, env: Mapping[str, str] | None, cwd: Path, errlog: TextIO
+) -> Any:
+    """A (not yet entered) MCP client transport to the stdio server ``command``.
+
+    Args:
+        command: The program and its arguments.
+        env: Variables set on top of the SDK's minimal inherited environment (``PATH``,
+            ``HOME``...), or ``None`` for that environment alone.
+        cwd: The server's working directory.
+        errlog: Where the server's error output goes (a file with a descriptor).
+    """
+    from mcp.client.stdio import get_default_environment
+
+    if sys.platform == "win32":  # the SDK's Job Object ends the whole tree there
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        program, *arguments = command
+        parameters = StdioServerParameters(command=program, args=arguments, env=env, cwd=cwd)
+        return stdio_client(parameters, errlog=errlog)
+    return _posix_transport(command, get_default_environment() | dict(env or {}), cwd, errlog)

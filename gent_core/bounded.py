@@ -246,7 +246,11 @@ def _json_constant(name: str) -> Any:
 
 
 def _nested(
-    source: str, path: tuple[str | int, ...] = (), node: Any = None, with_line: bool = False
+    source: str,
+    path: tuple[str | int, ...] = (),
+    node: Any = None,
+    with_line: bool = False,
+    depth: int = MAX_DEPTH,
 ) -> InputBoundsError:
     """Nested too deeply: ``path`` is where the deep branch starts, ``node`` its YAML node."""
     where = _where(path)
@@ -257,10 +261,10 @@ def _nested(
         if with_line:
             subject += f", line {line},"
     return InputBoundsError(
-        f"{subject} nests more than {MAX_DEPTH} levels deep; gent accepts values nested at "
-        f"most {MAX_DEPTH} levels (a fixed bound)",
+        f"{subject} nests more than {depth} levels deep; gent accepts values nested at "
+        f"most {depth} levels (a fixed bound)",
         problem=f"{'the value at ' + where if where else 'the value'} nests more than "
-        f"{MAX_DEPTH} levels deep; gent accepts values nested at most {MAX_DEPTH} levels "
+        f"{depth} levels deep; gent accepts values nested at most {depth} levels "
         "(a fixed bound)",
         line=line,
         column=column,
@@ -275,12 +279,16 @@ def _where(path: tuple[str | int, ...]) -> str:
     return text
 
 
-def read_json(text: str, *, source: str) -> Any:
+def read_json(text: str, *, source: str, max_depth: int = MAX_DEPTH) -> Any:
     """Read ``text`` as one strict JSON value within gent's bounds.
 
     Args:
         text: The JSON text.
         source: What the text is, for messages (``"ARGS"``, ``"deep.json, line 3"``).
+        max_depth: The deepest nesting accepted. A record gent wrote itself (a transcript
+            line) holds values of up to :data:`~gent_core.serialize.MAX_DEPTH` levels inside
+            its own structure, and is read with the bound it was written with
+            (:data:`~gent_core.serialize.OUTPUT_MAX_DEPTH`).
 
     Raises:
         InputSyntaxError: Not valid JSON (``NaN`` and ``Infinity`` included), with the line
@@ -316,24 +324,32 @@ def read_json(text: str, *, source: str) -> Any:
         raise InputSyntaxError(f"{source} is not valid JSON: {error}", problem=str(error)) from None
     # deeper than MAX_DEPTH needs more opening brackets than that (json.loads itself stops
     # at Python's recursion limit, about 1,000 levels)
-    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(value):
-        _check(value, source)
+    if text.count("[") + text.count("{") > max_depth:
+        deep = _too_deep(value, max_depth)
+        if deep is not None:
+            if max_depth != MAX_DEPTH:
+                raise _nested(source, deep, depth=max_depth)
+            _check(value, source)
     return value
 
 
-def _too_deep(value: Any) -> bool:
-    """Whether ``value`` (plain JSON data) nests more than MAX_DEPTH levels; containers only
-    are walked, without recursion.
+def _too_deep(value: Any, max_depth: int = MAX_DEPTH) -> tuple[str | int, ...] | None:
+    """Where ``value`` (plain JSON data) nests more than ``max_depth`` levels: the path of the
+    container that starts the too-deep branch, or ``None``. Containers only are walked,
+    without recursion.
     """
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    stack: list[tuple[Any, int, tuple[str | int, ...]]] = (
+        [(value, 1, ())] if isinstance(value, (dict, list)) else []
+    )
     while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        for child in item.values() if isinstance(item, dict) else item:
+        item, depth, path = stack.pop()
+        if depth > max_depth:
+            return path[:-1]
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, child in children:
             if isinstance(child, (dict, list)):
-                stack.append((child, depth + 1))
-    return False
+                stack.append((child, depth + 1, (*path, key)))
+    return None
 
 
 def _check(value: Any, source: str) -> None:

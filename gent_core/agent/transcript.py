@@ -51,7 +51,7 @@ from gent_core.agent.fields import FieldReader, RecordError
 from gent_core.agent.records import RunResult, StepRecord, redact_record
 from gent_core.bounded import TRANSCRIPT_FILE, read_file, read_json
 from gent_core.errors import GentError, InputError, Location
-from gent_core.serialize import write_json
+from gent_core.serialize import OUTPUT_MAX_DEPTH, write_json
 
 __all__ = [
     "TRANSCRIPT_VERSION",
@@ -377,7 +377,7 @@ def _record(path: Path, raw: bytes, number: int) -> dict[str, Any]:
             path, f"the line is not UTF-8 text (byte 0x{raw[error.start]:02x})", number
         ) from None
     try:
-        record = read_json(text, source="the line")
+        record = read_json(text, source="the line", max_depth=OUTPUT_MAX_DEPTH)
     except InputError as error:
         raise _problem(path, error.message, number) from None
     if not isinstance(record, dict):

@@ -93,9 +93,9 @@ CORRUPT: list[tuple[bytes, int, str]] = [
     (f'{{"type": "step"}}\n{HEADER}\n'.encode(), 1, "does not start with a 'run' line"),
     # gent's bounds: values nest at most 100 levels, integers have at most 4,300 digits
     (
-        f"{HEADER}\n{step_line(notes='X')}\n".replace('"X"', "[" * 150 + "]" * 150).encode(),
+        f"{HEADER}\n{step_line(notes='X')}\n".replace('"X"', "[" * 250 + "]" * 250).encode(),
         2,
-        "the value at notes[0][0] in the line nests more than 100 levels deep",
+        "in the line nests more than 200 levels deep",
     ),
     (
         f"{HEADER}\n{step_line(tool_seconds='X')}\n".replace('"X"', "7" * 5000).encode(),

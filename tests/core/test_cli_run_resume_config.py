@@ -66,18 +66,19 @@ model:
 format: xml
 toolchain: json
 tools: [read_file]
-working_directory: ${NOTES_DIR}
+working_directory: ${NOTES_SECRET_DIR}
 """
 
 
 def test_masked_secrets_are_read_again_from_the_recorded_config_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The working directory comes from the environment, so the transcript masks it.
+    # The working directory comes from a variable whose name marks a credential (SECRET), so
+    # the transcript masks it; resuming reads it again from the recorded config file.
     notes = tmp_path / "notes-folder"
     notes.mkdir()
     (notes / "notes.txt").write_text("the content of the notes\n")
-    monkeypatch.setenv("NOTES_DIR", str(notes))
+    monkeypatch.setenv("NOTES_SECRET_DIR", str(notes))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     config = tmp_path / "agent.yaml"
@@ -105,7 +106,7 @@ def test_masked_secrets_without_the_config_file_are_a_clear_error(
 ) -> None:
     notes = tmp_path / "notes-folder"
     notes.mkdir()
-    monkeypatch.setenv("NOTES_DIR", str(notes))
+    monkeypatch.setenv("NOTES_SECRET_DIR", str(notes))
     config = tmp_path / "agent.yaml"
     config.write_text(WORKDIR_CONFIG)
     transcript = tmp_path / "run.jsonl"

@@ -21,6 +21,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.lazy",
             "gent_core.messages",
             "gent_core.openai_messages",
+            "gent_core.regexes",
+            "gent_core.pydantic_patterns",
             "gent_core.serialize",
             "gent_core.schema_refs",
             "gent_core.schema_examples",

@@ -34,7 +34,8 @@ from gent_core.regexes import BoundedPattern, PatternError, PatternTimeoutError,
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions, OutOfTime
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
-from gent_tools_files.listing import compile_glob
+from gent_tools_files.globs import GlobError
+from gent_tools_files.listing import compile_glob, glob_error
 from gent_tools_files.text import LineReader, sniff_binary
 from gent_tools_files.walk import WalkReport, show_name, walk
 from gent_tools_files.workspace import Target, Workspace
@@ -329,6 +330,8 @@ class SearchText(FileTool):
                 search.search_file(workspace, workspace.entry_target(entry.parts), explicit=False)
                 if search.stopped:
                     break
+        except GlobError as error:
+            raise glob_error(glob or "", error, tool=self.name) from None
         except OSError as error:
             raise FileToolError(
                 f"{target.relative!r} cannot be listed: {error.strerror or error}.",

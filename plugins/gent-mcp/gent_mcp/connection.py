@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from gent_core.errors import GentError, Location
 from gent_mcp import processes
 from gent_mcp.options import MCPOptions
+from gent_mcp.output_schemas import drop_pattern_checks
 
 if TYPE_CHECKING:
     import mcp_types
@@ -269,6 +270,7 @@ class ServerConnection:
                 )
                 await stack.enter_async_context(client)
                 tools = await _list_tools(client)
+                drop_pattern_checks(tools, self.label)
                 self._client = client
                 if not ready.done():
                     ready.set_result(tools)

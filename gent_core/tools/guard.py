@@ -120,7 +120,7 @@ def force_stop(task: asyncio.Task[Any], *, quiet: bool = False) -> None:
     except RuntimeError:  # it ignored GeneratorExit
         _detach(task)
         return
-    except Exception:  # noqa: BLE001, S110 - its cleanup failed: it is closed all the same
+    except Exception:  # noqa: BLE001 - its cleanup failed: it is closed all the same
         pass
     if target is not coroutine:
         task.cancel()  # wake guarded(): it finds its call closed and returns

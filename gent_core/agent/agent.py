@@ -40,7 +40,6 @@ def _ignore(event: AgentEvent) -> None:
     del event
 
 
-
 def _being_cancelled() -> bool:
     """Whether the current task is being cancelled (always assumed before Python 3.11,
     which cannot tell a cancellation from a ``CancelledError`` raised by other means).
@@ -48,6 +47,7 @@ def _being_cancelled() -> bool:
     task = asyncio.current_task()
     cancelling = getattr(task, "cancelling", None)
     return cancelling is None or cancelling() > 0
+
 
 class Agent:
     """A ReAct-style agent over text.

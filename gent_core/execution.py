@@ -6,7 +6,8 @@ Every tool chain executes through :func:`execute_calls`, so every chain behaves 
 * for each call the ``gent_before_tool_call`` hook may deny it (an error result giving the
   reason) or replace it; the tool is looked up (:class:`~gent_core.errors.UnknownToolError`
   lists the available ones); arguments are validated
-  (:class:`~gent_core.errors.InvalidToolArgumentsError`); the tool runs within its timeout
+  (:class:`~gent_core.errors.InvalidToolArgumentsError`) in a worker thread, so a slow schema
+  check never blocks the event loop, then the tool runs; both within the tool's timeout
   (:class:`~gent_core.errors.ToolTimeoutError`) and the run's cancellation; an exception
   becomes :class:`~gent_core.errors.ToolExecutionError` with its type and message (never a
   traceback); the ``gent_after_tool_call`` hook may replace the result;
@@ -61,7 +62,7 @@ from gent_core.serialize import ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall, ToolChainResult
 from gent_core.tools.guard import Raised, abandon, checked_result, crash_error, guarded
 from gent_core.tools.result import ToolResult
-from gent_core.tools.threads import tool_threads_saturated
+from gent_core.tools.threads import run_sync, tool_threads_saturated
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext, Limits
@@ -257,18 +258,23 @@ class _Runner:
             stopped = None  # finished in the same loop iteration: keep the result
         return stopped
 
+    async def _checked_call(self, tool: Tool, call: ToolCall) -> ToolResult:
+        """Check the arguments in a worker thread (a schema's patterns, a validator's own code
+        may be slow: the event loop keeps going), then run the tool with them.
+        """
+        arguments = await run_sync(self._validate, tool, call)
+        if isinstance(arguments, ToolResult):
+            return arguments
+        return await tool.call(arguments, self.context)
+
     async def _invoke(self, tool: Tool, call: ToolCall) -> ToolResult:
         if self.context.cancellation.cancelled:
             return _failure(self._cancelled_error(tool.name))
-        arguments = self._validate(tool, call)
-        if isinstance(arguments, ToolResult):
-            return arguments
         timeout = tool.timeout if tool.timeout is not None else self.context.limits.tool_timeout
+        # The argument check runs inside the timed task: the timeout and the run's
+        # cancellation cover it as they cover the tool.
         task = asyncio.ensure_future(
-            guarded(
-                tool.call(arguments, self.context),
-                interrupt_stops=self.context.interrupt_stops,
-            )
+            guarded(self._checked_call(tool, call), interrupt_stops=self.context.interrupt_stops)
         )
         stopped = await self._wait(task, timeout)
         if stopped == "cancelled":

@@ -40,6 +40,15 @@ def _ignore(event: AgentEvent) -> None:
     del event
 
 
+def _being_cancelled() -> bool:
+    """Whether the current task is being cancelled (always assumed before Python 3.11,
+    which cannot tell a cancellation from a ``CancelledError`` raised by other means).
+    """
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)
+    return cancelling is None or cancelling() > 0
+
+
 class Agent:
     """A ReAct-style agent over text.
 
@@ -276,6 +285,8 @@ class Agent:
             except (Exception, asyncio.CancelledError) as error:
                 self._opened.append(toolset)
                 await self._close_toolsets()
+                if isinstance(error, asyncio.CancelledError) and _being_cancelled():
+                    raise  # Ctrl-C or a cancelled run while a server starts: not its error
                 raise ToolsetError(
                     toolset.describe(), self.toolset_origins.get(id(toolset)), error
                 ) from error

@@ -18,13 +18,13 @@ printed); 2 bad usage (unknown tool, arguments that are not JSON, bad options, b
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.bounded import read_json
 from gent_core.cli.errors import UsageError
 from gent_core.cli.helpformat import HelpFormatter
+from gent_core.cli.interrupt import run_command
 from gent_core.cli.output import Output
 from gent_core.errors import GentError, InputSyntaxError
 
@@ -293,7 +293,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the tool; print its result."""
     output = Output()
     try:
-        result = asyncio.run(_run(args, output))
+        result = run_command(_run(args, output))
     except GentError as error:
         output.failure(COMMAND, error)
         return 2

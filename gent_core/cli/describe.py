@@ -16,7 +16,6 @@ agent; ``-m``, ``--format``, ``--toolchain``, ``-T``, ``--no-tools``, ``-o KEY=V
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import uuid
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from gent_core.cli.agentconfig import (
     load_agent_config,
 )
 from gent_core.cli.helpformat import HelpFormatter
+from gent_core.cli.interrupt import run_command
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded)
         if agent.toolsets:
-            asyncio.run(open_and_close(agent))
+            run_command(open_and_close(agent))
         structure = agent.structure()
         with _collected_warnings() as warnings:
             grammar = agent.model.grammar(structure)

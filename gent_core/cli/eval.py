@@ -9,7 +9,6 @@ and the report cover the runs that ended).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import shutil
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.cli.helpformat import HelpFormatter
+from gent_core.cli.interrupt import run_command
 from gent_core.errors import GentError, InputError
 
 if TYPE_CHECKING:
@@ -299,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
     )
     interrupted = False
     try:
-        result = asyncio.run(runner.run())
+        result = run_command(runner.run())
     except GentError as error:
         progress.stop()
         return _error(str(error), error)

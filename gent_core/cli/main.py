@@ -235,8 +235,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         module = importlib.import_module(args._module)
+        from gent_core.cli.interrupt import EXIT_INTERRUPTED, leave_now
+
         try:
             code: int = module.run(args)
+        except KeyboardInterrupt:  # a command without its own handling (loading, describe)
+            sys.stderr.write(f"\ngent {args.command}: interrupted\n")
+            code = EXIT_INTERRUPTED
         except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
             import contextlib
             import os
@@ -245,6 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
+    if code == EXIT_INTERRUPTED and argv is None:
+        # gent owns the process (console script, python -m gent_core): leave at once.
+        leave_now(code)
     return code
 
 

@@ -10,7 +10,6 @@ failure, cancelled); 2 bad usage or a bad config; 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from gent_core.cli.agentconfig import (
 )
 from gent_core.cli.errors import UsageError
 from gent_core.cli.helpformat import HelpFormatter
+from gent_core.cli.interrupt import run_command
 from gent_core.cli.output import Output
 from gent_core.errors import GentError
 from gent_core.serialize import to_json_data, write_json
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             await agent.aclose()
 
     try:
-        result = asyncio.run(run_and_close())
+        result = run_command(run_and_close())
     except GentError as error:
         output.failure(COMMAND, error)
         return 2

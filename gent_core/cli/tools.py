@@ -14,10 +14,10 @@ Exit codes: 0; 2 for an unknown tool, a bad config, or a toolset that cannot be 
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 from gent_core.cli.helpformat import HelpFormatter
+from gent_core.cli.interrupt import run_command
 from gent_core.cli.output import Output
 from gent_core.cli.table import aligned_table
 from gent_core.cli.toolsource import ToolInfo
@@ -243,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
     output = Output()
     command = "gent tools show" if args.tools_command == "show" else "gent tools"
     try:
-        return asyncio.run(_collect(args, output))
+        return run_command(_collect(args, output))
     except GentError as error:
         output.failure(command, error)
         return 2

@@ -93,8 +93,10 @@ class ModelAnswer:
         """Validate JSON ``text`` into the model."""
         from pydantic import ValidationError
 
+        from gent_core.pydantic_patterns import validate_json
+
         try:
-            return self.model.model_validate_json(text)
+            return validate_json(self.model, text)
         except ValidationError as error:
             raise AnswerProblems(_pydantic_problems(error)) from error
 
@@ -103,10 +105,12 @@ class ModelAnswer:
         from pydantic import BaseModel, ValidationError
         from pydantic_core import to_jsonable_python
 
+        from gent_core.pydantic_patterns import validate_python
+
         if isinstance(value, BaseModel):
             value = to_jsonable_python(value)
         try:
-            return self.model.model_validate(value)
+            return validate_python(self.model, value)
         except ValidationError as error:
             raise AnswerProblems(_pydantic_problems(error)) from error
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import ValidationError
 
+from gent_core.pydantic_patterns import validate_python
 from gent_core.tools.arguments import arguments_error, not_an_object_problem
 from gent_core.tools.base import Tool, ToolExample, check_examples
 from gent_core.tools.describe import describe_signature
@@ -142,7 +143,7 @@ class FunctionTool(Tool):
                 self.name, [not_an_object_problem(arguments)], signature=describe_signature(self)
             )
         try:
-            validated = self._spec.model.model_validate(arguments)
+            validated = validate_python(self._spec.model, arguments)
         except ValidationError as error:
             problems = problems_from_validation_error(error, self._spec.schema)
             raise arguments_error(self.name, problems, signature=describe_signature(self)) from None

@@ -3,10 +3,12 @@
 The execution engine (:mod:`gent_core.execution`) runs every tool through these guards:
 
 * :func:`guarded` runs a tool's coroutine so that *any* exception it raises — ``SystemExit``,
-  a bare ``BaseException``, ``GeneratorExit``, an exception group — comes back as a
-  :class:`Raised` value instead of unwinding the event loop. ``KeyboardInterrupt`` is the one
-  exception let through, so Ctrl-C still stops the run, except in a server
-  (``ExecutionContext.interrupt_stops`` false), where it is the call's error like any other.
+  a bare ``BaseException``, an exception group — comes back as a :class:`Raised` value
+  instead of unwinding the event loop. Let through: ``KeyboardInterrupt`` (Ctrl-C still
+  stops the run, except in a server — ``ExecutionContext.interrupt_stops`` false — where it
+  is the call's error like any other), ``CancelledError`` (the task ends cancelled) and
+  ``GeneratorExit`` (the coroutine is being closed: turning that into a value would make the
+  coroutine "ignore" it, and asyncio would later resume a closed coroutine).
 * :func:`abandon` stops a tool task after a timeout or a cancelled run. A task that swallows
   its ``CancelledError`` is given :data:`ABANDON_GRACE` seconds, then its coroutine is
   closed; one that even ignores that is detached from the event loop's task list, so it can
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +33,15 @@ from typing import Any
 from gent_core.errors import Location, ToolExecutionError, describe_error
 from gent_core.tools.result import ToolResult, result_problems
 
-__all__ = ["ABANDON_GRACE", "Raised", "abandon", "checked_result", "crash_error", "guarded"]
+__all__ = [
+    "ABANDON_GRACE",
+    "Raised",
+    "abandon",
+    "checked_result",
+    "crash_error",
+    "force_stop",
+    "guarded",
+]
 
 ABANDON_GRACE = 2.0
 """Seconds an abandoned tool task has to finish after it was cancelled (to run its cleanup)
@@ -52,12 +63,13 @@ async def guarded(call: Awaitable[Any], *, interrupt_stops: bool = True) -> Any:
     """Await ``call``; return its value, or a :class:`Raised` for anything it raises.
 
     ``KeyboardInterrupt`` propagates (Ctrl-C stops the run) unless ``interrupt_stops`` is
-    false (a server: it becomes a :class:`Raised` too), and ``CancelledError`` always does
-    (the task ends cancelled, as asyncio expects; the engine reports the call as cancelled).
+    false (a server: it becomes a :class:`Raised` too); ``CancelledError`` always does (the
+    task ends cancelled, as asyncio expects; the engine reports the call as cancelled), and so
+    does ``GeneratorExit`` (the coroutine is being closed, see :func:`abandon`).
     """
     try:
         return await call
-    except asyncio.CancelledError:
+    except (asyncio.CancelledError, GeneratorExit):
         raise
     except KeyboardInterrupt as error:
         if interrupt_stops:
@@ -84,20 +96,40 @@ def _detach(task: asyncio.Task[Any]) -> None:
             unregister(task)
 
 
-def _force_stop(task: asyncio.Task[Any]) -> None:
-    """Stop a task that outlived its grace: close its coroutine, or detach it."""
+def force_stop(task: asyncio.Task[Any], *, quiet: bool = False) -> None:
+    """Stop a task now, whatever it does with cancellation.
+
+    A task running :func:`guarded` has the coroutine it guards closed (``GeneratorExit`` at
+    its await point, so its ``finally`` blocks run) and is woken up: ``guarded`` then ends
+    with a :class:`Raised` value, and the task finishes normally. Closing the task's own
+    coroutine instead would leave asyncio resuming a closed coroutine ("cannot reuse already
+    awaited coroutine"). A coroutine that ignores ``GeneratorExit`` too is detached from the
+    loop's task list, so it never keeps the loop from closing.
+
+    Args:
+        task: The task.
+        quiet: The loop will not run again (it is closed after Ctrl-C): the task's own
+            coroutine is closed, and the task is kept from logging "Task was destroyed but it
+            is pending!".
+    """
     if task.done():
         return
-    coroutine = task.get_coro()
-    close = getattr(coroutine, "close", None)
+    coroutine: Any = task.get_coro()
+    inner = None if quiet else getattr(coroutine, "cr_await", None)
+    guarded_call = getattr(coroutine, "cr_code", None) is guarded.__code__
+    target = inner if guarded_call and inspect.iscoroutine(inner) else coroutine
+    if quiet:
+        with contextlib.suppress(AttributeError):
+            task._log_destroy_pending = False  # type: ignore[attr-defined]
     try:
-        if close is None:
-            raise RuntimeError("not a coroutine")
-        close()  # GeneratorExit at the await point: the tool's finally blocks run
-    except RuntimeError:  # it ignored GeneratorExit too
+        target.close()  # GeneratorExit at the await point: the finally blocks run
+    except RuntimeError:  # it ignored GeneratorExit
         _detach(task)
         return
-    task.cancel()  # wake it up: with its coroutine closed, it ends at once
+    except Exception:  # noqa: BLE001 - its cleanup failed: it is closed all the same
+        pass
+    if target is not coroutine:
+        task.cancel()  # wake guarded(): it finds its call closed and returns
 
 
 def abandon(task: asyncio.Task[Any], grace: float = ABANDON_GRACE) -> None:
@@ -112,7 +144,7 @@ def abandon(task: asyncio.Task[Any], grace: float = ABANDON_GRACE) -> None:
     task.cancel()
     task.add_done_callback(_consume)
     with contextlib.suppress(RuntimeError):  # the loop is closing
-        task.get_loop().call_later(grace, _force_stop, task)
+        task.get_loop().call_later(grace, force_stop, task)
 
 
 def crash_error(tool: str, error: BaseException) -> ToolExecutionError:

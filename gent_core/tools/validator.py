@@ -11,13 +11,22 @@ Enforced keywords:
   ``minProperties``, ``maxProperties``; a missing property with a ``default`` is filled in;
 * arrays: ``items``, ``prefixItems``, ``minItems``, ``maxItems``, ``uniqueItems``;
 * strings: ``minLength``, ``maxLength``, ``pattern`` (searched, as JSON Schema says);
+* property names: ``patternProperties`` (a property is checked against ``properties`` and
+  every pattern its name matches; ``additionalProperties`` covers the names neither names);
 * numbers: ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``,
   ``multipleOf``;
 * combinators: ``anyOf``, ``oneOf`` (the first matching branch is taken; "exactly one" is
   not checked), ``allOf``; ``$ref`` to a JSON pointer inside the schema (``#/$defs/Item``).
 
 Other keywords (``title``, ``description``, ``format``, ``examples``, ``not``,
-``if``/``then``/``else``, ``patternProperties``, ``dependentRequired``...) are ignored.
+``if``/``then``/``else``, ``dependentRequired``...) are ignored.
+
+**Patterns are bounded.** Schemas come from tool authors and MCP servers, values from models,
+so patterns match through :mod:`gent_core.regexes` (the ``regex`` engine, which releases the
+GIL): the pattern checks of one :meth:`SchemaValidator.validate` call share one deadline,
+:func:`~gent_core.regexes.pattern_timeout` (1 s by default). A check that runs out of it is a
+problem of the value ("the pattern ... took longer than 1 s on this text; simplify it"), and
+so is every later check of the same value: none is skipped silently.
 
 Values that do not match are coerced when models commonly get them wrong (``"7"`` for an
 integer, ``"true"`` for a boolean...): see :mod:`gent_core.tools.coercion`. An exact match
@@ -28,10 +37,16 @@ from __future__ import annotations
 
 import copy
 import operator
-import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from gent_core.regexes import (
+    BoundedPattern,
+    PatternError,
+    PatternTimeoutError,
+    compile_pattern,
+    shared_deadline,
+)
 from gent_core.schema_refs import is_local_ref, resolve_pointer
 from gent_core.tools.arguments import (
     TYPE_WORDS,
@@ -120,7 +135,7 @@ class SchemaValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema: dict[str, Any] = dict(schema)
-        self._patterns: dict[str, re.Pattern[str]] = {}
+        self._patterns: dict[str, BoundedPattern] = {}
         self._check_schema()
 
     # ------------------------------------------------------------------ schema checks
@@ -211,10 +226,20 @@ class SchemaValidator:
             raise ValueError(f"'enum' must be a list, got {node['enum']!r}")
         pattern = node.get("pattern")
         if pattern is not None:
-            try:
-                self._patterns[pattern] = re.compile(pattern)
-            except (re.error, TypeError) as error:
-                raise ValueError(f"invalid 'pattern' {pattern!r}: {error}") from error
+            self._compile(pattern, "'pattern'")
+        named = node.get("patternProperties", {})
+        if not isinstance(named, dict):
+            raise ValueError(f"'patternProperties' must be an object, got {named!r}")
+        for key in named:
+            self._compile(key, "'patternProperties' key")
+
+    def _compile(self, pattern: Any, what: str) -> None:
+        if not isinstance(pattern, str):
+            raise ValueError(f"invalid {what} {pattern!r}: a pattern is a string")
+        try:
+            self._patterns[pattern] = compile_pattern(pattern)
+        except PatternError as error:
+            raise ValueError(f"invalid {what} {pattern!r}: {error.problem}") from error
 
     def _resolve(self, ref: Any) -> dict[str, Any]:
         if not is_local_ref(ref):
@@ -232,8 +257,16 @@ class SchemaValidator:
     def validate(self, value: Any) -> tuple[Any, list[ArgumentProblem]]:
         """Validate ``value``; return the coerced value and the problems (empty when valid)."""
         problems: list[ArgumentProblem] = []
-        result = self._check(self.schema, value, (), problems, True, 0)
+        with shared_deadline():
+            result = self._check(self.schema, value, (), problems, True, 0)
         return result, problems
+
+    def _search(self, pattern: str, text: str) -> bool | str:
+        """Whether ``pattern`` is found in ``text``, or the problem when it ran out of time."""
+        try:
+            return self._patterns[pattern].search(text) is not None
+        except PatternTimeoutError as error:
+            return error.message
 
     def _check(
         self,
@@ -332,7 +365,12 @@ class SchemaValidator:
         where = format_path(path)
         _check_size(schema, len(value), "Length", "characters", where, problems)
         pattern = schema.get("pattern")
-        if pattern is not None and not self._patterns[pattern].search(value):
+        if pattern is None:
+            return
+        found = self._search(pattern, value)
+        if isinstance(found, str):
+            problems.append(ArgumentProblem(where, found))
+        elif not found:
             problems.append(
                 ArgumentProblem(
                     where, f"expected a string matching {pattern}, got {show_value(value)}"
@@ -400,18 +438,42 @@ class SchemaValidator:
         if missing:
             problems.append(missing_problem(missing, where))
         extra = schema.get("additionalProperties", True)
-        unknown = [name for name in value if name not in properties]
+        named: dict[str, Any] = schema.get("patternProperties", {})
+        applying = {name: self._applying(properties, named, name, path, problems) for name in value}
+        unknown = [name for name, subs in applying.items() if subs is None]
         if extra is False and unknown:
-            problems.append(unknown_problem(unknown, list(properties), where))
+            accepted = [*properties, *(f"names matching {key}" for key in named)]
+            problems.append(unknown_problem(unknown, accepted, where))
         result: dict[str, Any] = {}
         for name, item in value.items():
-            sub = properties.get(name, extra)
-            if sub is False:  # already reported as unknown
-                result[name] = item
-            else:
-                result[name] = self._check(sub, item, (*path, name), problems, coerce, 0)
+            for sub in applying[name] or [extra]:
+                if sub is not False:  # False: already reported as unknown
+                    item = self._check(sub, item, (*path, name), problems, coerce, 0)
+            result[name] = item
         for name, sub in properties.items():
             if name not in result and isinstance(sub, dict) and "default" in sub:
                 result[name] = copy.deepcopy(sub["default"])
         _check_size(schema, len(value), "Properties", "keys", where, problems)
         return result
+
+    def _applying(
+        self,
+        properties: dict[str, Any],
+        named: dict[str, Any],
+        name: str,
+        path: Path,
+        problems: list[ArgumentProblem],
+    ) -> list[Any] | None:
+        """The schemas that check property ``name``: its ``properties`` entry and those of
+        the ``patternProperties`` it matches; ``None`` when there are none (then
+        ``additionalProperties`` applies).
+        """
+        subs = [properties[name]] if name in properties else []
+        for key, sub in named.items():
+            found = self._search(key, name)
+            if isinstance(found, str):
+                problems.append(ArgumentProblem(format_path((*path, name)), f"its name: {found}"))
+                subs.append(False)
+            elif found:
+                subs.append(sub)
+        return subs or None

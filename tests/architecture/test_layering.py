@@ -22,6 +22,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.lines",
             "gent_core.messages",
             "gent_core.openai_messages",
+            "gent_core.regexes",
+            "gent_core.pydantic_patterns",
             "gent_core.serialize",
             "gent_core.bounded",
             "gent_core.schema_refs",

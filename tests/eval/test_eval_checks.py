@@ -20,6 +20,7 @@ from gent_core.eval.checks import (
     ToolCalledCheck,
     numbers_in,
 )
+from gent_core.regexes import set_pattern_timeout
 
 from .eval_doubles import record, run_result
 
@@ -240,3 +241,29 @@ def test_every_kind_has_a_short_option() -> None:
     for kind, check_class in CHECK_KINDS.items():
         assert check_class.kind == kind
         assert check_class.short in check_class.model_fields
+
+
+HOURS = "a" * 100 + "b"  # (a|aa)+$ would backtrack over it for hours on any machine
+
+
+def test_catastrophic_patterns_fail_their_check_at_the_deadline(tmp_path: Path) -> None:
+    set_pattern_timeout(0.1)
+    try:
+        slow = r"(a|aa)+$"
+        (tmp_path / "out.txt").write_text(HOURS)
+        call = record("echo", {"text": HOURS}, text=HOURS)
+        outcomes = [
+            RegexCheck(pattern=slow).evaluate(context(HOURS)),
+            FileCheck(path="out.txt", regex=slow).evaluate(context("x", where=tmp_path)),
+            ToolCalledCheck(name="echo", args_match={"text": slow}).evaluate(context("x", call)),
+            ToolCalledCheck(name="echo", result_match={"text": slow}).evaluate(context("x", call)),
+            ResultInAnswerCheck(tool="echo", field="text", regex=slow).evaluate(
+                context(HOURS, call)
+            ),
+        ]
+    finally:
+        set_pattern_timeout(None)
+    for outcome in outcomes:
+        assert not outcome.passed
+        assert "the pattern '(a|aa)+$' took longer than 0.1 s on this text" in outcome.detail
+        assert "simplify it" in outcome.detail

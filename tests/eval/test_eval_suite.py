@@ -113,7 +113,7 @@ tasks:
         "mean 'number'?); accepted check kinds: contains, not_contains, regex, number, "
         "tool_called, result_in_answer, file, python",
         "s.yaml, line 7, key 'tasks.0.checks.2.regex': invalid regular expression '([': "
-        "unterminated character set at position 1",
+        "unterminated character set at position 2",
         "s.yaml, line 8, key 'tasks.0.checks.3.number.value': expected a number, got 'four'",
         "s.yaml, line 9, key 'tasks.0.checks.4': a check is a mapping with one key naming its "
         "kind (e.g. '- number: 12'); its keys are: 'number', 'extra'",

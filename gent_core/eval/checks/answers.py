@@ -20,6 +20,7 @@ from gent_core.eval.checks.base import (
     numbers_in,
     quote_text,
 )
+from gent_core.regexes import PatternTimeoutError, search
 
 
 class ContainsCheck(Check):
@@ -97,7 +98,8 @@ class NotContainsCheck(Check):
 
 
 class RegexCheck(Check):
-    """The answer matches a regular expression (``re.search``; case ignored unless asked).
+    """The answer matches a regular expression (searched as ``re.search`` does, with the
+    deadline of :mod:`gent_core.regexes`; case ignored unless asked).
 
     Attributes:
         pattern: The regular expression (Python syntax).
@@ -119,7 +121,10 @@ class RegexCheck(Check):
         if not context.answered:
             return self.outcome(False, no_answer_detail(context))
         flags = 0 if self.case_sensitive else re.IGNORECASE
-        found = re.search(self.pattern, context.answer_text, flags) is not None
+        try:
+            found = search(self.pattern, context.answer_text, flags) is not None
+        except PatternTimeoutError as error:
+            return self.outcome(False, error.message)
         return self.outcome(found, f"{quote_text(context.answer_text)} does not match")
 
 

@@ -16,6 +16,7 @@ from pydantic import (
     ConfigDict,
 )
 
+from gent_core.regexes import PatternError, compile_pattern
 from gent_core.serialize import to_jsonable
 
 if TYPE_CHECKING:
@@ -159,17 +160,21 @@ Texts = Annotated[list[str], BeforeValidator(as_list)]
 
 
 def compiled_pattern(value: str) -> str:
-    """``value`` if it compiles as a regular expression.
+    """``value`` if it compiles as a regular expression (with :mod:`gent_core.regexes`, the
+    engine the checks match with).
 
     Raises:
         ValueError: Naming the pattern and what is wrong with it.
     """
     try:
-        re.compile(value)
-    except re.error as error:
-        raise ValueError(f"invalid regular expression {value!r}: {error}") from None
+        compile_pattern(value)
+    except PatternError as error:
+        reason = error.syntax_error or error.problem
+        raise ValueError(f"invalid regular expression {value!r}: {reason}") from None
     return value
 
 
 Pattern = Annotated[str, AfterValidator(compiled_pattern)]
-"""A regular expression (Python syntax), checked when the suite loads."""
+"""A regular expression (Python syntax), checked when the suite loads. Checks match it
+through :mod:`gent_core.regexes`, with its deadline: a match that runs out of time fails the
+check, saying so."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from pydantic import (
@@ -18,6 +17,7 @@ from gent_core.eval.checks.base import (
     Texts,
 )
 from gent_core.observation import relative_path_problem
+from gent_core.regexes import PatternTimeoutError, search
 
 
 class FileCheck(Check):
@@ -28,7 +28,8 @@ class FileCheck(Check):
         exists: Whether the file must exist (``false``: must not).
         contains: Texts the file must contain.
         not_contains: Texts the file must not contain.
-        regex: A regular expression the file's text must match (``re.search``).
+        regex: A regular expression the file's text must match (searched as ``re.search``
+            does, with the deadline of :mod:`gent_core.regexes`).
     """
 
     kind: ClassVar[str] = "file"
@@ -79,6 +80,11 @@ class FileCheck(Check):
         present = [piece for piece in self.not_contains if piece in text]
         if present:
             return self.outcome(False, f"it still contains {', '.join(map(repr, present))}")
-        if self.regex and re.search(self.regex, text) is None:
-            return self.outcome(False, f"it does not match /{self.regex}/")
+        if self.regex:
+            try:
+                found = search(self.regex, text)
+            except PatternTimeoutError as error:
+                return self.outcome(False, error.message)
+            if found is None:
+                return self.outcome(False, f"it does not match /{self.regex}/")
         return self.outcome(True)

@@ -12,6 +12,7 @@ from pydantic import (
     Field,
 )
 
+from gent_core.regexes import PatternTimeoutError, search
 from gent_core.serialize import to_jsonable
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ from gent_core.eval.checks.base import (
 def _matches_text(pattern: str, value: Any) -> bool:
     """Whether ``value`` (text as it is, anything else as JSON) matches ``pattern``."""
     text = value if isinstance(value, str) else json.dumps(to_jsonable(value))
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return search(pattern, text, re.IGNORECASE) is not None
 
 
 class ToolCalledCheck(Check):
@@ -40,13 +41,14 @@ class ToolCalledCheck(Check):
     Attributes:
         name: The tool's name.
         args: Arguments the call must have, with exactly these values (others may be there).
-        args_match: Arguments whose text must match a regular expression (``re.search``,
-            case ignored), e.g. ``{expression: '144\s*/\s*12'}``.
+        args_match: Arguments whose text must match a regular expression (searched as
+            ``re.search`` does, case ignored, with the deadline of :mod:`gent_core.regexes`),
+            e.g. ``{expression: '144\s*/\s*12'}``.
         result: Values the call's result must have, by dotted path into it, e.g.
             ``{timezone: Asia/Tokyo}``: what the tool did, however the model spelled the
             arguments (a tool that resolves ``Tokyo`` to ``Asia/Tokyo`` passes).
         result_match: Values in the call's result whose text must match a regular expression
-            (``re.search``, case ignored), by dotted path.
+            (like ``args_match``), by dotted path.
         succeeded: Only successful calls count (``false``: any call counts).
         min: Fewest matching calls accepted.
         max: Most matching calls accepted (``None``: no limit).
@@ -98,7 +100,10 @@ class ToolCalledCheck(Check):
     def evaluate(self, context: CheckContext) -> CheckOutcome:
         """Count the matching calls."""
         calls = context.calls(self.name, succeeded=True if self.succeeded else None)
-        matching = [call for call in calls if self._matches(call)]
+        try:
+            matching = [call for call in calls if self._matches(call)]
+        except PatternTimeoutError as error:
+            return self.outcome(False, error.message)
         count = len(matching)
         passed = count >= self.min and (self.max is None or count <= self.max)
         every = context.calls()
@@ -162,7 +167,7 @@ class ResultInAnswerCheck(Check):
             if self.regex is None:
                 return value
             text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            match = re.search(self.regex, text)
+            match = search(self.regex, text)
             if match is None:
                 return None
             return match.group(1) if match.re.groups else match.group()
@@ -189,7 +194,10 @@ class ResultInAnswerCheck(Check):
             calls = calls[-1:]
         if not calls:
             return self.outcome(False, f"{self.tool} returned nothing in this run")
-        wanted = [value for call in calls if (value := self._wanted(call.output)) is not None]
+        try:
+            wanted = [value for call in calls if (value := self._wanted(call.output)) is not None]
+        except PatternTimeoutError as error:
+            return self.outcome(False, error.message)
         if not wanted:
             where = f"field {self.field!r}" if self.field else "result"
             pattern = f" matching /{self.regex}/" if self.regex else ""

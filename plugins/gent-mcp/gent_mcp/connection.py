@@ -11,7 +11,9 @@ from any task of the same event loop go through the client the host task keeps o
 Whatever happens — a normal close, a failed start, a timeout, cancellation, Ctrl-C, a server
 that crashed — the host task leaves the SDK's context managers, and the stdio transport's
 shutdown closes the server's stdin, then terminates and finally kills its whole process group,
-so nothing the server started outlives it (see :mod:`gent_mcp.stdio`).
+so nothing the server started outlives it (see :mod:`gent_mcp.stdio`). A stdio server still
+running when gent exits without that shutdown (the one-second bound of Ctrl-C) is killed by
+an exit handler (:mod:`gent_mcp.processes`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gent_core.errors import GentError, Location, describe_error
+from gent_mcp import processes
 from gent_mcp.options import MCPOptions
+from gent_mcp.output_schemas import drop_pattern_checks
 
 if TYPE_CHECKING:
     import mcp_types
@@ -78,6 +82,7 @@ class ServerConnection:
         self._client: Client | None = None
         self._stderr: TextIO | None = None
         self._gone: str | None = None
+        self._server_pid: int | None = None
 
     # ------------------------------------------------------------------ state
 
@@ -132,6 +137,7 @@ class ServerConnection:
         self._gone = None
         transport_factory = self._transport_factory(Path(working_directory))
         ready: asyncio.Future[list[mcp_types.Tool]] = self._loop.create_future()
+        before = processes.children() if self.options.command is not None else None
         self._host = asyncio.create_task(
             self._serve(transport_factory, ready), name=f"gent-mcp server {self.label}"
         )
@@ -139,8 +145,12 @@ class ServerConnection:
         try:
             done, _ = await asyncio.wait({ready}, timeout=timeout)
         except BaseException:  # cancelled while starting: stop the server, then give up
+            if before is not None:
+                self._server_pid = processes.new_server(before)
             await self.stop()
             raise
+        if before is not None:
+            self._server_pid = processes.new_server(before)
         if not done:
             message = self._with_stderr(
                 f"the MCP server {self.describe()} did not start and list its tools within "
@@ -263,6 +273,7 @@ class ServerConnection:
                 )
                 await stack.enter_async_context(client)
                 tools = await _list_tools(client)
+                drop_pattern_checks(tools, self.label)
                 self._client = client
                 if not ready.done():
                     ready.set_result(tools)
@@ -359,6 +370,8 @@ class ServerConnection:
                     host.exception()  # retrieved, so asyncio does not log it
         finally:
             self._client = None
+            if host is not None and host.done():  # the SDK stopped the server
+                processes.forget(self._server_pid)
             if self._gone is None:
                 self._gone = "it was stopped"
             if self._stderr is not None:

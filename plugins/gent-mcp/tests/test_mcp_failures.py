@@ -269,3 +269,68 @@ def test_ctrl_c_during_gent_run_stops_the_server(tmp_path: Path) -> None:
     while pid_alive(server) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not pid_alive(server), "the MCP server outlived gent run"
+
+
+def test_ctrl_c_while_a_server_starts_is_an_interruption_not_a_config_error(
+    tmp_path: Path,
+) -> None:
+    """The real command line: SIGINT while an MCP server sleeps instead of answering
+    initialize (an hour, far past any timeout of the test) exits with 130, not 2."""
+    pid_file = tmp_path / "mute.pid"
+    script = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+    )
+    config_file = tmp_path / "agent.yaml"
+    entry = f'{{name: mute, command: [{PYTHON}, -c, "{script}"], startup_timeout: 3600}}'
+    config_file.write_text(config("<answer>never</answer>", tools=f"mcp: {entry}"))
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gent_core", "run", str(config_file), "anything", "--no-color"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pid_file.exists(), "the server never started"
+        server = int(pid_file.read_text())
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, stderr
+    assert stderr.strip() == "gent run: interrupted"
+    deadline = time.monotonic() + 5
+    while pid_alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pid_alive(server), "the MCP server outlived gent run"
+
+
+def test_cancelling_a_run_while_a_server_starts_is_a_cancellation(
+    sandbox: PluginSandbox, tmp_path: Path
+) -> None:
+    """Agent.run cancelled while a server sleeps through initialize: the run ends cancelled
+    (not with a ToolsetError blaming the server), and the server is stopped."""
+    pid_file = tmp_path / "mute.pid"
+    script = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+    )
+    entry = f'{{name: mute, command: [{PYTHON}, -c, "{script}"], startup_timeout: 3600}}'
+    agent = agent_from(sandbox, config("<answer>never</answer>", tools=f"mcp: {entry}"))
+
+    async def scenario() -> None:
+        run = asyncio.create_task(agent.run("anything"))
+        while not pid_file.exists():
+            await asyncio.sleep(0.05)
+        run.cancel()
+        # A guard against a hang, not a speed check: the server sleeps for an hour.
+        await asyncio.wait_for(run, timeout=120)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(scenario())
+    assert not pid_alive(int(pid_file.read_text()))

@@ -9,15 +9,23 @@ Syntax (the same in ``list_dir`` and ``search_text``):
 * ``{py,md}`` matches either alternative (no nesting);
 * a backslash escapes the next character.
 
-Patterns are translated once into a regular expression of the standard library. Every path
-component is at most a few hundred characters long, and the expression never nests
-repetitions, so matching stays cheap.
+Patterns are translated once into a regular expression, matched through gent-core's bounded
+helper (:mod:`gent_core.regexes`): the expression never nests repetitions, but a glob such as
+``*a*a*a*a*a*a*a*a*a*a*b`` written for a long name would make Python's ``re`` backtrack for
+hours; with the helper a match that runs out of time is a :class:`GlobError` ("simplify it").
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from gent_core.regexes import (
+    BoundedPattern,
+    PatternError,
+    PatternTimeoutError,
+    compile_pattern,
+)
 
 __all__ = ["Glob", "GlobError", "MAX_GLOB_LENGTH"]
 
@@ -27,6 +35,23 @@ MAX_GLOB_LENGTH = 500
 
 class GlobError(ValueError):
     """A glob that cannot be used; the message says what was wrong."""
+
+
+def _compiled(expression: str) -> BoundedPattern:
+    try:
+        return compile_pattern(expression)
+    except PatternError as error:
+        raise GlobError(f"it cannot be read ({error.problem})") from None
+
+
+def _fullmatch(pattern: BoundedPattern, text: str) -> bool:
+    try:
+        return pattern.fullmatch(text) is not None
+    except PatternTimeoutError as error:
+        raise GlobError(
+            f"matching it against {text[:100]!r} took longer than {error.seconds:g} s; "
+            "simplify it (fewer * in one name)"
+        ) from None
 
 
 def _translate_component(text: str) -> str:
@@ -93,8 +118,8 @@ class Glob:
 
     pattern: str
     components: tuple[str, ...]
-    regex: re.Pattern[str]
-    prefixes: tuple[re.Pattern[str], ...]
+    regex: BoundedPattern
+    prefixes: tuple[BoundedPattern, ...]
     recursive: bool
     max_depth: int | None
 
@@ -118,7 +143,7 @@ class Glob:
         if ".." in components:
             raise GlobError("'..' cannot be used in a glob")
         pieces: list[str] = []
-        prefixes: list[re.Pattern[str]] = []
+        prefixes: list[BoundedPattern] = []
         for index, part in enumerate(components):
             last = index == len(components) - 1
             if part == "**":
@@ -126,22 +151,25 @@ class Glob:
             else:
                 pieces.append(_translate_component(part) + ("" if last else "/"))
             if "**" not in components[: index + 1]:
-                prefixes.append(re.compile("".join(pieces).removesuffix("/")))
-        try:
-            regex = re.compile("".join(pieces))
-        except re.error as error:
-            raise GlobError(f"it cannot be read ({error})") from None
+                prefixes.append(_compiled("".join(pieces).removesuffix("/")))
+        regex = _compiled("".join(pieces))
         depth = None if "**" in components else len(components)
         return cls(pattern, components, regex, tuple(prefixes), depth is None or depth > 1, depth)
 
     def match(self, relative: str) -> bool:
-        """Whether the ``/``-separated ``relative`` path matches."""
-        return self.regex.fullmatch(relative) is not None
+        """Whether the ``/``-separated ``relative`` path matches.
+
+        Raises:
+            GlobError: The match took longer than the helper's deadline.
+        """
+        return _fullmatch(self.regex, relative)
 
     def may_contain(self, directory: str, depth: int) -> bool:
-        """Whether a match may lie inside ``directory`` (``depth`` components deep)."""
+        """Whether a match may lie inside ``directory`` (``depth`` components deep; raises
+        like :meth:`match`).
+        """
         if self.max_depth is not None and depth >= self.max_depth:
             return False
         if depth <= len(self.prefixes):
-            return self.prefixes[depth - 1].fullmatch(directory) is not None
+            return _fullmatch(self.prefixes[depth - 1], directory)
         return True  # past the literal part: only a ``**`` can go on

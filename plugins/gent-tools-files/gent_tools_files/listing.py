@@ -67,9 +67,14 @@ def compile_glob(pattern: str, *, tool: str) -> Glob:
     try:
         return Glob.compile(pattern)
     except GlobError as error:
-        raise FileToolError(
-            f"The glob {pattern[:100]!r} cannot be used: {error}.", tool=tool, hint=GLOB_HINT
-        ) from None
+        raise glob_error(pattern, error, tool=tool) from None
+
+
+def glob_error(pattern: str, error: GlobError, *, tool: str) -> FileToolError:
+    """The error for a glob that cannot be used (when compiled, or while matching)."""
+    return FileToolError(
+        f"The glob {pattern[:100]!r} cannot be used: {error}.", tool=tool, hint=GLOB_HINT
+    )
 
 
 class ListDir(FileTool):
@@ -145,6 +150,8 @@ class ListDir(FileTool):
                 counts[entry.kind if entry.kind in ("dir", "file") else "other"] += 1
                 if len(shown) < self.options.max_entries:
                     shown.append(self._line(workspace, entry))
+        except GlobError as error:
+            raise glob_error(glob or "", error, tool=self.name) from None
         except OSError as error:
             raise FileToolError(
                 f"{target.relative!r} cannot be listed: {error.strerror or error}.",

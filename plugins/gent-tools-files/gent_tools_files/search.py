@@ -8,9 +8,10 @@ one stops the search, the answer says which and that results are partial. Binary
 :mod:`gent_tools_files.text`), symbolic links (never followed), FIFOs, sockets, devices and
 unreadable files are skipped and counted in the answer.
 
-CPU-safe regular expressions: patterns are compiled with the ``regex`` module (the syntax of
-Python's ``re``), which takes a timeout and releases the GIL while it matches. Each match is
-given the time left before the deadline, so a pattern that backtracks catastrophically (such as
+CPU-safe regular expressions: patterns go through the core's bounded helper
+(:mod:`gent_core.regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
+timeout and releases the GIL while it matches). Each match is given the time left before the
+deadline, so a pattern that backtracks catastrophically (such as
 ``(a|aa)+$``) is stopped at the time bound, and while it runs the other tools and the agent
 loop keep going. Files are searched a chunk of whole lines at a time (fast: the engine scans
 the chunk, and only lines with a match are looked at one by one); each reported line is
@@ -21,6 +22,7 @@ checked on its own, so a match must lie within one line (``^`` and ``$`` anchor 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,17 +30,17 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
+from gent_core.regexes import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions, OutOfTime
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
-from gent_tools_files.listing import compile_glob
+from gent_tools_files.globs import GlobError
+from gent_tools_files.listing import compile_glob, glob_error
 from gent_tools_files.text import LineReader, sniff_binary
 from gent_tools_files.walk import WalkReport, show_name, walk
 from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
-    import regex
-
     from gent_core.context import ExecutionContext
 
 __all__ = ["MAX_PATTERN_CHARS", "SearchText", "SearchTextOptions"]
@@ -77,7 +79,7 @@ class SearchTextOptions(FileToolOptions):
 class _Search:
     """The state of one search: results, counts and why it stopped."""
 
-    compiled: regex.Pattern[str]
+    compiled: BoundedPattern
     budget: Budget
     max_matches: int
     max_line_chars: int
@@ -156,10 +158,8 @@ class _Search:
     def _find(self, text: str, position: int, shown: str) -> int | None:
         """Where the next match starts in ``text`` from ``position``, or ``None``."""
         try:
-            match = self.compiled.search(
-                text, position, timeout=self.budget.remaining(), concurrent=True
-            )
-        except TimeoutError:
+            match = self.compiled.search(text, position, timeout=self.budget.remaining())
+        except PatternTimeoutError:
             self.slow_file = shown
             raise OutOfTime from None
         return None if match is None else match.start()
@@ -170,8 +170,8 @@ class _Search:
         """
         line = line.removesuffix("\r")
         try:
-            match = self.compiled.search(line, timeout=self.budget.remaining(), concurrent=True)
-        except TimeoutError:
+            match = self.compiled.search(line, timeout=self.budget.remaining())
+        except PatternTimeoutError:
             self.slow_file = shown
             raise OutOfTime from None
         if match is None:
@@ -257,32 +257,30 @@ class SearchText(FileTool):
             search.stopped = search.stopped or "time"
         return self._answer(pattern, target, search, report, ignore_case)
 
-    def _compile(self, pattern: str, *, regex: bool, ignore_case: bool) -> regex.Pattern[str]:
-        import regex as engine
-
+    def _compile(self, pattern: str, *, regex: bool, ignore_case: bool) -> BoundedPattern:
         if "\n" in pattern or "\r" in pattern:
             raise FileToolError(
                 "The pattern contains a line break, but search_text matches within one line.",
                 tool=self.name,
                 hint="Search for one line's text (or a regular expression for one line).",
             )
-        flags = engine.MULTILINE | (engine.IGNORECASE if ignore_case else 0)
+        flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
         try:
-            return engine.compile(pattern if regex else engine.escape(pattern), flags)
-        except engine.error as error:
+            return compile_pattern(pattern if regex else re.escape(pattern), flags)
+        except PatternError as error:
+            if error.syntax_error is None:
+                raise FileToolError(
+                    f"The regular expression {pattern[:200]!r} cannot be used: {error.problem}.",
+                    tool=self.name,
+                    hint="Use a simpler pattern.",
+                ) from None
             raise FileToolError(
-                f"The regular expression {pattern[:200]!r} is invalid: {error}.",
+                f"The regular expression {pattern[:200]!r} is invalid: {error.syntax_error}.",
                 tool=self.name,
                 hint=(
                     "Write a Python regular expression (escape special characters such as "
                     "( [ . * with a backslash), or set regex to false to search plain text."
                 ),
-            ) from None
-        except (OverflowError, RecursionError, MemoryError):
-            raise FileToolError(
-                "The regular expression is too complex to compile.",
-                tool=self.name,
-                hint="Use a simpler pattern.",
             ) from None
 
     def _search_tree(
@@ -332,6 +330,8 @@ class SearchText(FileTool):
                 search.search_file(workspace, workspace.entry_target(entry.parts), explicit=False)
                 if search.stopped:
                     break
+        except GlobError as error:
+            raise glob_error(glob or "", error, tool=self.name) from None
         except OSError as error:
             raise FileToolError(
                 f"{target.relative!r} cannot be listed: {error.strerror or error}.",

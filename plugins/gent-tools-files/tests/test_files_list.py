@@ -9,10 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gent_tools_files import FileToolError, ListDir
-from gent_tools_files.globs import Glob, GlobError
+from gent_tools_files import FileToolError, ListDir, SearchText
+from gent_tools_files.globs import Glob, GlobError, _fullmatch
 
 from gent_core.context import ExecutionContext
+from gent_core.regexes import compile_pattern, set_pattern_timeout
 from gent_core.testing import run_tool_sync
 from gent_core.tools import ToolResult
 
@@ -237,3 +238,29 @@ def test_many_skipped_directories_of_one_name_are_counted(run: Run, work: Path) 
         "[not entered (skip_dirs option): .venv, 3 __pycache__; name one as the path to look "
         "inside]"
     )
+
+
+def test_a_glob_that_backtracks_for_hours_in_re_is_matched_with_the_bounded_helper(
+    run: Run, work: Path
+) -> None:
+    """'*a' x 12 then 'b' is [^/]*a[^/]*a...b: Python's re tries every way to split the 200
+    'a' of the first name between the twelve stars (hours); the bounded helper's engine
+    answers at once, and a match that ran out of time would be an error, not a hang."""
+    (work / ("a" * 200 + "bx")).write_text("x\n")
+    (work / ("a" * 12 + "b")).write_text("x\n")
+    glob = "*a" * 12 + "b"
+    listed = run(ListDir(), {"glob": glob}).output.splitlines()
+    assert listed[0] == "a" * 12 + "b"
+    assert len(listed) == 2
+    searched = run(SearchText(), {"pattern": "x", "glob": glob}).output.splitlines()
+    assert searched[0] == "a" * 12 + "b:1: x"
+
+
+def test_a_glob_match_out_of_time_is_a_glob_error() -> None:
+    set_pattern_timeout(0.05)
+    try:
+        with pytest.raises(GlobError, match=r"took longer than 0\.05 s; simplify it") as caught:
+            _fullmatch(compile_pattern(r"(a|aa)+$"), "a" * 100 + "b")
+    finally:
+        set_pattern_timeout(None)
+    assert "matching it against 'aaaa" in str(caught.value)

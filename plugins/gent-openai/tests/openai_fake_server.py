@@ -7,6 +7,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -14,11 +15,12 @@ from typing import Any
 
 @dataclass
 class Reply:
-    """One scripted reply: a status and a JSON body, or an SSE stream of events."""
+    """One scripted reply: a status and a JSON body, or an SSE stream of events (any iterable,
+    so an endless one streams until the client disconnects)."""
 
     status: int = 200
     body: Any = None
-    events: list[Any] | None = None
+    events: Iterable[Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds between streamed events
     drop_after: int | None = None  # close the connection after this many events

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -281,8 +281,9 @@ def test_server_error_event_mid_stream_becomes_a_model_error(fake_server: FakeSe
 
 
 def test_closing_the_stream_early_closes_the_http_response(fake_server: FakeServer) -> None:
-    events = [chat_event(f"t{i} ") for i in range(200)]
-    fake_server.replies.append(Reply(events=events, delay=0.02))
+    # An endless stream: the server stops writing only when the client disconnects.
+    events = (chat_event(f"t{i} ") for i in itertools.count())
+    fake_server.replies.append(Reply(events=events, delay=0.01))
 
     async def run() -> list[str]:
         m = model(fake_server)
@@ -296,10 +297,9 @@ def test_closing_the_stream_early_closes_the_http_response(fake_server: FakeServ
         await m.aclose()
         return texts
 
-    started = time.monotonic()
     assert asyncio.run(run()) == ["t0 ", "t1 "]
-    assert fake_server.disconnected.wait(timeout=3), "the server kept streaming"
-    assert time.monotonic() - started < 3  # not the 4 s the whole stream takes
+    # A guard against a hang, not a speed check: without the close, the wait never ends.
+    assert fake_server.disconnected.wait(timeout=60), "the server kept streaming"
 
 
 def test_server_down_names_the_url() -> None:

@@ -166,7 +166,7 @@ def test_cancelling_a_run_during_a_call_stops_the_server(
     agent = agent_from(
         sandbox,
         config(
-            action("sleep", '{"seconds": 60}'),
+            action("sleep", '{"seconds": 3600}'),
             "<answer>never</answer>",
             tools=f"mcp: {{name: toolbox, command: [{PYTHON}, {TOOLBOX}, --pid-file, {pid_file}]}}",
         ),
@@ -201,7 +201,7 @@ def test_ctrl_c_during_gent_run_stops_the_server(tmp_path: Path) -> None:
     config_file = tmp_path / "agent.yaml"
     config_file.write_text(
         config(
-            action("sleep", '{"seconds": 60}'),
+            action("sleep", '{"seconds": 3600}'),
             "<answer>never</answer>",
             tools=f"mcp: {{name: toolbox, command: [{PYTHON}, {TOOLBOX}, --pid-file, {pid_file}]}}",
         )

@@ -285,7 +285,7 @@ def test_closing_the_stream_early_closes_the_http_response(fake_server: FakeServ
     events = (chat_event(f"t{i} ") for i in itertools.count())
     fake_server.replies.append(Reply(events=events, delay=0.01))
 
-    async def run() -> list[str]:
+    async def run() -> tuple[list[str], bool]:
         m = model(fake_server)
         texts: list[str] = []
         stream = m.stream(REQUEST)
@@ -293,13 +293,19 @@ def test_closing_the_stream_early_closes_the_http_response(fake_server: FakeServ
             texts.append(chunk.text)
             if len(texts) == 2:
                 break
-        await stream.aclose()  # type: ignore[attr-defined]
-        await m.aclose()
-        return texts
+        try:
+            # Guards against a hang (reading the endless rest, say), not speed checks. Before
+            # the model (and its connection pool) is closed: the stream's own close must end
+            # the response.
+            await asyncio.wait_for(stream.aclose(), 60)  # type: ignore[attr-defined]
+            disconnected = await asyncio.to_thread(fake_server.disconnected.wait, 60)
+        finally:
+            await m.aclose()
+        return texts, disconnected
 
-    assert asyncio.run(run()) == ["t0 ", "t1 "]
-    # A guard against a hang, not a speed check: without the close, the wait never ends.
-    assert fake_server.disconnected.wait(timeout=60), "the server kept streaming"
+    texts, disconnected = asyncio.run(run())
+    assert texts == ["t0 ", "t1 "]
+    assert disconnected, "the server kept streaming after the stream was closed"
 
 
 def test_server_down_names_the_url() -> None:

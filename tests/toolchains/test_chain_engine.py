@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,10 @@ from tests.toolchains.chain_doubles import (
 
 FORMAT = BracketFormat()
 
+GUARD = 30.0
+"""Seconds a test waits for an event that comes at once when the code works: a guard against
+a hang, never a speed check (the tests prove timing properties with events)."""
+
 
 CHAIN_TYPES: list[type[ToolChain]] = [JSONToolChain, YAMLToolChain]
 
@@ -53,53 +57,65 @@ def run(
 def test_results_keep_call_order_while_calls_run_concurrently(
     chain_type: type[ToolChain], tmp_path: Path
 ) -> None:
-    async def slow(label: str, delay: float) -> str:
-        await asyncio.sleep(delay)
+    started: list[str] = []
+    all_started = asyncio.Event()
+    done = {label: asyncio.Event() for label in ("first", "second", "third")}
+    finished: list[str] = []
+
+    async def meet(label: str, after: str) -> str:
+        started.append(label)
+        if len(started) == 3:
+            all_started.set()
+        # Only calls running at the same time get past this (one after another, the first
+        # would wait for the others forever: the guard turns that into an error result).
+        await asyncio.wait_for(all_started.wait(), GUARD)
+        if after:
+            await done[after].wait()
+        finished.append(label)
+        done[label].set()
         return label
 
-    tool = async_tool("slow", slow, label="string", delay="number")
+    tool = async_tool("meet", meet, label="string", after="string")
     chain = chain_type([tool])
-    started = time.perf_counter()
     result = run(
         chain,
         [
-            ("slow", {"label": "first", "delay": 0.3}),
-            ("slow", {"label": "second", "delay": 0.05}),
-            ("slow", {"label": "third", "delay": 0.2}),
+            ("meet", {"label": "first", "after": "third"}),
+            ("meet", {"label": "second", "after": ""}),
+            ("meet", {"label": "third", "after": "second"}),
         ],
         ExecutionContext(working_directory=tmp_path),
     )
-    elapsed = time.perf_counter() - started
-    assert [r.output for r in result.results] == ["first", "second", "third"]
+    assert result.errors == [None, None, None]
+    assert finished == ["second", "third", "first"]  # they finished in another order...
+    assert [r.output for r in result.results] == ["first", "second", "third"]  # ...kept here
     assert [c.id for c in result.calls] == ["call_0", "call_1", "call_2"]
     assert result.text == (
-        "[observation]\n  [slow]\n  first\n  [slow]\n  second\n  [slow]\n  third"
+        "[observation]\n  [meet]\n  first\n  [meet]\n  second\n  [meet]\n  third"
     )
-    assert elapsed < 0.5  # concurrent (~0.3 s), not one after another (0.55 s)
-    assert result.errors == [None, None, None]
 
 
-def test_a_sleeping_sync_tool_does_not_block_an_async_one(
+def test_a_blocking_sync_tool_does_not_block_an_async_one(
     chain_type: type[ToolChain], tmp_path: Path
 ) -> None:
-    finished: dict[str, float] = {}
+    blocked = threading.Event()
+    released = threading.Event()
 
     def blocking() -> str:
-        time.sleep(0.4)
-        finished["sync"] = time.perf_counter()
-        return "sync done"
+        blocked.set()
+        # Blocks its thread until the async tool runs: that can only happen if the event loop
+        # kept going meanwhile (the sync tool runs in a worker thread).
+        return "sync done" if released.wait(GUARD) else "never released"
 
     async def quick() -> str:
-        await asyncio.sleep(0.02)
-        finished["async"] = time.perf_counter()
+        if not await asyncio.to_thread(blocked.wait, GUARD):
+            return "the sync tool never started"
+        released.set()  # the async tool ran while the sync one was blocked
         return "async done"
 
     chain = chain_type([async_tool("blocking", blocking), async_tool("quick", quick)])
-    started = time.perf_counter()
     result = run(chain, [("blocking", {}), ("quick", {})], ExecutionContext(tmp_path))
     assert [r.output for r in result.results] == ["sync done", "async done"]
-    assert finished["async"] - started < 0.2
-    assert finished["sync"] - started >= 0.4
 
 
 def test_a_hanging_tool_is_stopped_by_its_timeout(
@@ -107,9 +123,11 @@ def test_a_hanging_tool_is_stopped_by_its_timeout(
 ) -> None:
     hang = FakeTool("hang", never_returns, timeout=0.1)
     chain = chain_type([hang, echo_tool()])
-    started = time.perf_counter()
-    result = run(chain, [("hang", {}), ("echo", {"text": "hi"})], ExecutionContext(tmp_path))
-    assert time.perf_counter() - started < 1.0
+    # The run's default timeout is an hour: only the tool's own 0.1 s can end the call before
+    # the guard, which fails the test if it fires.
+    context = ExecutionContext(tmp_path, limits=Limits(tool_timeout=3600))
+    calls = write_calls(chain, [("hang", {}), ("echo", {"text": "hi"})])
+    result = asyncio.run(asyncio.wait_for(execute_action(chain, calls, FORMAT, context), GUARD))
     error = result.errors[0]
     assert isinstance(error, ToolTimeoutError)
     assert str(error).startswith("tool 'hang' did not finish within 0.1 s")
@@ -309,17 +327,24 @@ def test_a_cancelled_run_does_not_start_tools(tmp_path: Path) -> None:
 
 
 def test_cancellation_stops_a_running_tool(tmp_path: Path) -> None:
-    context = ExecutionContext(tmp_path)
+    context = ExecutionContext(tmp_path, limits=Limits(tool_timeout=3600))
+    running = asyncio.Event()
+
+    async def hang() -> str:
+        running.set()
+        return await never_returns()
 
     async def main() -> Any:
-        asyncio.get_running_loop().call_later(0.1, context.cancellation.cancel, "stop")
-        chain = JSONToolChain([FakeTool("hang", never_returns)])
-        return await execute_calls(chain, [ToolCall("hang")], FORMAT, context)
+        chain = JSONToolChain([FakeTool("hang", hang)])
+        calls = asyncio.ensure_future(execute_calls(chain, [ToolCall("hang")], FORMAT, context))
+        await asyncio.wait_for(running.wait(), GUARD)  # the tool is under way
+        context.cancellation.cancel("stop")
+        # Only the cancellation can end the call before the guard (the timeout is an hour).
+        return await asyncio.wait_for(calls, GUARD)
 
-    started = time.perf_counter()
     result = asyncio.run(main())
-    assert time.perf_counter() - started < 1.0
     assert isinstance(result.errors[0], ToolCancelledError)
+    assert "stop" in result.text
 
 
 # --------------------------------------------------------------------------- odd results

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 from pathlib import Path
 
 import gent_tools_basic.plugin
@@ -101,25 +101,24 @@ def test_pydantic_validation_errors_reach_the_model() -> None:
     assert "minimum" in result.text and "Error: " in result.text
 
 
-@tool
-def slow_sync(label: str) -> str:
-    """Sleep 200 ms, blocking."""
-    time.sleep(0.2)
-    return label
-
-
 def test_ten_sync_tools_run_side_by_side() -> None:
-    chain = JSONToolChain([slow_sync])
+    # All ten calls must be blocked in the barrier at the same time for any to go on; fewer
+    # at once break it at the guard (30 s, a hang guard, not a speed check): error results.
+    ten_at_once = threading.Barrier(10, timeout=30)
+
+    @tool
+    def meet(label: str) -> str:
+        """Wait, blocking, until ten calls are running at once."""
+        ten_at_once.wait()
+        return label
+
+    chain = JSONToolChain([meet])
     content = (
-        "["
-        + ",".join(f'{{"tool": "slow_sync", "args": {{"label": "{i}"}}}}' for i in range(10))
-        + "]"
+        "[" + ",".join(f'{{"tool": "meet", "args": {{"label": "{i}"}}}}' for i in range(10)) + "]"
     )
-    started = time.perf_counter()
     result = asyncio.run(execute_action(chain, content, FORMAT, ExecutionContext()))
-    elapsed = time.perf_counter() - started
+    assert result.errors == [None] * 10
     assert [r.output for r in result.results] == [str(i) for i in range(10)]
-    assert elapsed < 0.6  # about one call's time (0.2 s), not ten (2 s)
 
 
 @tool

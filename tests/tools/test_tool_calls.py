@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -15,6 +14,10 @@ from gent_core.context import ExecutionContext
 from gent_core.messages import ImagePart
 from gent_core.testing import run_tool, run_tool_sync
 from gent_core.tools import ToolResult, tool
+
+GUARD = 30.0
+"""Seconds a test waits for an event that comes at once when the code works: a guard against
+a hang, never a speed check (the tests prove timing properties with events and barriers)."""
 
 
 @tool
@@ -57,41 +60,42 @@ def test_tool_is_still_callable_directly() -> None:
     assert asyncio.run(add_later(2)) == 3
 
 
-def test_sleeping_sync_tool_does_not_block_an_async_one() -> None:
-    @tool
-    def slow_sync(seconds: float) -> str:
-        time.sleep(seconds)
-        return "sync"
+def test_a_blocking_sync_tool_does_not_block_an_async_one() -> None:
+    blocked = threading.Event()
+    released = threading.Event()
 
     @tool
-    async def slow_async(seconds: float) -> str:
-        await asyncio.sleep(seconds)
+    def blocking() -> str:
+        blocked.set()
+        # Blocks its thread until the async tool runs, which needs the event loop to go on.
+        return "sync" if released.wait(GUARD) else "never released"
+
+    @tool
+    async def quick() -> str:
+        if not await asyncio.to_thread(blocked.wait, GUARD):
+            return "the sync tool never started"
+        released.set()  # ran while the sync tool was blocked
         return "async"
 
-    async def both() -> tuple[float, list[ToolResult]]:
-        start = time.perf_counter()
-        results = await asyncio.gather(
-            run_tool(slow_sync, {"seconds": 0.4}), run_tool(slow_async, {"seconds": 0.4})
-        )
-        return time.perf_counter() - start, list(results)
+    async def both() -> list[ToolResult]:
+        return list(await asyncio.gather(run_tool(blocking), run_tool(quick)))
 
-    elapsed, results = asyncio.run(both())
-    assert [result.output for result in results] == ["sync", "async"]
-    assert elapsed < 0.7  # run one after the other, they take 0.8 s
+    assert [result.output for result in asyncio.run(both())] == ["sync", "async"]
 
 
-def test_many_sleeping_sync_tools_run_concurrently() -> None:
+def test_many_blocking_sync_tools_run_concurrently() -> None:
+    # Twenty calls must all be blocked in the barrier at once for any to go on.
+    twenty_at_once = threading.Barrier(20, timeout=GUARD)
+
     @tool
-    def nap() -> int:
-        time.sleep(0.2)
+    def meet() -> int:
+        twenty_at_once.wait()
         return 1
 
-    async def all_of_them() -> float:
-        start = time.perf_counter()
-        await asyncio.gather(*(run_tool(nap) for _ in range(20)))
-        return time.perf_counter() - start
+    async def all_of_them() -> list[ToolResult]:
+        return list(await asyncio.gather(*(run_tool(meet) for _ in range(20))))
 
-    assert asyncio.run(all_of_them()) < 1.5  # 4 s one after the other
+    assert [result.output for result in asyncio.run(all_of_them())] == [1] * 20
 
 
 def test_context_and_working_directory_are_injected(tmp_path: Path) -> None:
@@ -156,29 +160,33 @@ def test_exceptions_propagate_from_call(function_tool_kind: str) -> None:
 
 def test_cancelled_sync_call_stops_waiting_and_drops_the_result() -> None:
     outcome: list[str] = []
+    started = threading.Event()
+    step_may_end = threading.Event()
     finished = threading.Event()
 
     @tool
     def long_job(context: ExecutionContext) -> str:
-        time.sleep(0.5)  # a blocking step that cannot be interrupted
+        started.set()
+        step_may_end.wait(GUARD)  # a blocking step that cannot be interrupted
         outcome.append("saw cancellation" if context.cancellation.cancelled else "not cancelled")
         finished.set()
         return "result nobody reads"
 
-    async def cancel_it() -> float:
+    async def cancel_it() -> None:
         context = ExecutionContext()
         task = asyncio.ensure_future(run_tool(long_job, {}, context))
-        await asyncio.sleep(0.05)
-        start = time.perf_counter()
+        assert await asyncio.to_thread(started.wait, GUARD)  # the blocking step is under way
         context.cancellation.cancel("test")
         task.cancel()
+        # The step ends only when the test says so, after this: a call that waited for its
+        # thread would reach the guard (a TimeoutError, not the CancelledError expected).
         with pytest.raises(asyncio.CancelledError):
-            await task
-        return time.perf_counter() - start
+            await asyncio.wait_for(task, GUARD)
+        assert not finished.is_set()  # released while the thread's step is still under way
+        step_may_end.set()
 
-    waited = asyncio.run(cancel_it())
-    assert waited < 0.3  # released long before the thread's 0.5 s step ends
-    assert finished.wait(2)
+    asyncio.run(cancel_it())
+    assert finished.wait(GUARD)
     assert outcome == ["saw cancellation"]  # the thread can poll the token and stop early
 
 

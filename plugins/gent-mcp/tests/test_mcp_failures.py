@@ -20,7 +20,6 @@ from mcp_helpers import (
     action,
     agent_config,
     agent_from,
-    child_processes,
     pid_alive,
     run_and_close,
     toolbox_entry,
@@ -207,17 +206,23 @@ def test_cancelling_a_run_during_a_call_stops_the_server(
     agent = agent_from(
         sandbox,
         config(
-            action("sleep", '{"seconds": 60}'),
+            action("sleep", '{"seconds": 3600}'),
             "<answer>never</answer>",
             tools=f"mcp: {{name: toolbox, command: [{PYTHON}, {TOOLBOX}, --pid-file, {pid_file}]}}",
         ),
     )
 
+    sleeping = pid_file.with_name(pid_file.name + ".sleeping")
+
     async def scenario() -> None:
         task = asyncio.create_task(agent.run("sleep"))
-        while not pid_file.exists() or len(child_processes()) == 0:
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)  # the call is under way
+
+        async def call_started() -> None:
+            while not sleeping.exists():  # the server writes it when the call starts
+                assert not task.done(), "the run ended before the call started"
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(call_started(), 120)  # a guard against a hang
         task.cancel()
         try:
             await task
@@ -236,7 +241,7 @@ def test_ctrl_c_during_gent_run_stops_the_server(tmp_path: Path) -> None:
     config_file = tmp_path / "agent.yaml"
     config_file.write_text(
         config(
-            action("sleep", '{"seconds": 60}'),
+            action("sleep", '{"seconds": 3600}'),
             "<answer>never</answer>",
             tools=f"mcp: {{name: toolbox, command: [{PYTHON}, {TOOLBOX}, --pid-file, {pid_file}]}}",
         )
@@ -249,13 +254,14 @@ def test_ctrl_c_during_gent_run_stops_the_server(tmp_path: Path) -> None:
         text=True,
         env=environment,
     )
+    sleeping = pid_file.with_name(pid_file.name + ".sleeping")
     try:
-        deadline = time.monotonic() + 60
-        while not pid_file.exists() and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60  # a guard against a hang, not a speed check
+        while not sleeping.exists() and time.monotonic() < deadline:
+            assert process.poll() is None, "gent run ended before the call started"
             time.sleep(0.05)
-        assert pid_file.exists(), "the server never started"
+        assert sleeping.exists(), "the call never started"  # written by the server's tool
         server = int(pid_file.read_text())
-        time.sleep(1.0)  # the call is under way
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=60)
     finally:
@@ -265,7 +271,7 @@ def test_ctrl_c_during_gent_run_stops_the_server(tmp_path: Path) -> None:
     assert process.returncode == 130, stderr
     assert "interrupted" in stderr
     assert "Traceback" not in stderr
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a guard: gent waited for its server before exiting
     while pid_alive(server) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not pid_alive(server), "the MCP server outlived gent run"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from openai_fake_server import FakeServer, free_port
+from openai_llama_server import LlamaServer
 
 SERVER_START_DEADLINE = 90.0
 
@@ -41,8 +42,14 @@ def gemma_model_file() -> Path:
 
 
 @pytest.fixture(scope="session")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``python -m llama_cpp.server`` on a free port; yield its base URL (``.../v1``)."""
+def llama_server(llama_server_process: LlamaServer) -> str:
+    """The base URL (``.../v1``) of the session's llama_cpp.server."""
+    return llama_server_process.url
+
+
+@pytest.fixture(scope="session")
+def llama_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
+    """Start ``python -m llama_cpp.server`` on a free port; yield its URL and process id."""
     model = gemma_model_file()
     port = free_port()
     log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
@@ -76,7 +83,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     pytest.fail(f"llama_cpp.server not ready: {log_path.read_text()[-2000:]}")
                 time.sleep(0.25)
-            yield base_url
+            yield LlamaServer(base_url, process.pid)
         finally:
             process.terminate()
             try:

@@ -15,12 +15,13 @@ from typing import Any
 
 @dataclass
 class Reply:
-    """One scripted reply: a status and a JSON body, an SSE stream of events, or raw bytes
-    written as an event stream (``raw``: any iterable, so it may be as long as needed)."""
+    """One scripted reply: a status and a JSON body, an SSE stream of events (any iterable, so
+    an endless one streams until the client disconnects), or raw bytes written as an event
+    stream (``raw``: any iterable, so it may be as long as needed)."""
 
     status: int = 200
     body: Any = None
-    events: list[Any] | None = None
+    events: Iterable[Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds between streamed events
     drop_after: int | None = None  # close the connection after this many events

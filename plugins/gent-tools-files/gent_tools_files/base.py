@@ -7,27 +7,26 @@ The plugin registers the classes, so the agent config can set options::
       - {name: read_file, max_chars: 20000}
 
 and ``ReadFile(max_chars=20000)`` does the same in Python. Tools run in a worker thread
-(``run`` is sync), and their long loops call :meth:`Budget.check`, which stops at the run's
-cancellation and at the tool's own time bound.
+(``run`` is sync); their long loops check the run's cancellation, and their work is bounded
+by amounts (entries examined, bytes read, files searched), never by elapsed time: a tool's
+answer is the same on a fast machine and on a loaded one. The one exception is
+``search_text``'s bound on the time the regular expression engine may spend matching, a safety
+net the engine needs (it has no step budget); its answer then says the results are partial.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from gent_core.context import Cancellation
 from gent_core.tools import BaseTool
 
 __all__ = [
     "DEFAULT_SKIP_DIRS",
     "FILE_PATH_SCHEMA",
-    "Budget",
     "FileTool",
     "FileToolOptions",
-    "OutOfTime",
 ]
 
 DEFAULT_SKIP_DIRS = (
@@ -57,41 +56,6 @@ class FileToolOptions(BaseModel):
     """Base of the file tools' options: unknown options are refused, values are checked."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class OutOfTime(Exception):
-    """Raised by :meth:`Budget.check` when the time bound is reached."""
-
-
-class Budget:
-    """Where a long loop checks whether to go on: cancellation and a deadline.
-
-    Args:
-        cancellation: The run's cancellation token.
-        seconds: The time bound, or ``None`` for none.
-    """
-
-    def __init__(self, cancellation: Cancellation, seconds: float | None = None) -> None:
-        self.cancellation = cancellation
-        self.seconds = seconds
-        self.deadline = None if seconds is None else time.monotonic() + seconds
-
-    def check(self) -> None:
-        """Raise when the run was cancelled or the time bound is reached.
-
-        Raises:
-            asyncio.CancelledError: The run was cancelled.
-            OutOfTime: The deadline passed.
-        """
-        self.cancellation.raise_if_cancelled()
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfTime
-
-    def remaining(self) -> float | None:
-        """Seconds left before the deadline (at least a millisecond), ``None`` without one."""
-        if self.deadline is None:
-            return None
-        return max(self.deadline - time.monotonic(), 0.001)
 
 
 class FileTool(BaseTool):

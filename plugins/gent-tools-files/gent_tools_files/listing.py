@@ -4,7 +4,8 @@ One entry per line, as a path relative to the working directory (ready to pass t
 tools), sorted by path; directories end with ``/``; links, FIFOs, sockets and devices say what
 they are. A glob with ``**`` or a ``/`` lists recursively. At most ``max_entries`` lines are
 shown, followed by how many were left out; directories not entered (``skip_dirs``), unreadable
-ones and a walk stopped by the time bound are always said.
+ones and a walk stopped by the ``max_scan`` bound (entries examined, never seconds, so the
+listing is the same on every machine) are always said.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
-from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions
+from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import FileToolError, PathRejectedError
 from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.globs import Glob, GlobError
@@ -48,13 +49,11 @@ class ListDirOptions(FileToolOptions):
     Attributes:
         max_entries: Entries shown at most; the rest are counted.
         max_scan: Entries examined at most in one call (a recursive glob over a huge tree).
-        time_limit: Seconds a call may spend walking.
         skip_dirs: Directory names a recursive listing shows but does not enter.
     """
 
     max_entries: int = Field(200, ge=1, le=100_000)
     max_scan: int = Field(200_000, ge=1)
-    time_limit: float = Field(10.0, gt=0, le=3600)
     skip_dirs: tuple[str, ...] = DEFAULT_SKIP_DIRS
 
 
@@ -124,7 +123,6 @@ class ListDir(FileTool):
         workspace.require_directory(target)
         pattern = compile_glob(glob, tool=self.name) if glob else None
         start = target.parts
-        budget = Budget(cancellation, self.options.time_limit)
         report = WalkReport()
 
         def below(entry: Entry) -> str:
@@ -134,7 +132,7 @@ class ListDir(FileTool):
             workspace,
             start,
             recursive=pattern is not None and pattern.recursive,
-            budget=budget,
+            check=cancellation.raise_if_cancelled,
             report=report,
             skip_dirs=frozenset(self.options.skip_dirs),
             descend=lambda entry: pattern is None or pattern.may_contain(below(entry), entry.depth),
@@ -196,12 +194,7 @@ class ListDir(FileTool):
                 )
             lines.append(summary + "]")
         notes = report.notes()
-        if report.stopped == "time":
-            notes.append(
-                f"the walk stopped at the {self.options.time_limit:g} s time bound, so the "
-                "listing is incomplete"
-            )
-        elif report.stopped == "entries":
+        if report.stopped == "entries":
             notes.append(
                 f"the walk stopped after examining {self.options.max_scan:,} entries, so the "
                 "listing is incomplete"

@@ -7,8 +7,10 @@
   bound; a note says which lines were shown, of how many, and where to continue.
 * Binary files are reported (size and type), not shown; see :mod:`gent_tools_files.text` for
   the encoding policy.
-* The file is read in chunks: memory stays bounded whatever its size. Counting the lines after
-  the shown ones stops after :data:`COUNT_SECONDS`, then the note says "more than N lines".
+* The file is read in chunks: memory stays bounded whatever its size. The lines after the
+  shown ones are counted (for the "of N lines" note) up to the file's first
+  :data:`COUNT_BYTES` bytes; past that, the note says "more than N lines", N counted in those
+  bytes. The bound is on work, not time, so the answer is the same on any machine.
 """
 
 from __future__ import annotations
@@ -23,19 +25,28 @@ from pydantic import Field
 
 from gent_core.context import Cancellation
 from gent_core.tools import ToolResult
-from gent_tools_files.base import FILE_PATH_SCHEMA, Budget, FileTool, FileToolOptions, OutOfTime
+from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
-from gent_tools_files.text import LineBlock, LineReader, decode_line, human_size, sniff_binary
+from gent_tools_files.text import (
+    LineBlock,
+    LineReader,
+    ReadLimitReached,
+    decode_line,
+    human_size,
+    sniff_binary,
+)
 from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext
 
-__all__ = ["COUNT_SECONDS", "ReadFile", "ReadFileOptions"]
+__all__ = ["COUNT_BYTES", "ReadFile", "ReadFileOptions"]
 
-COUNT_SECONDS = 3.0
-"""Seconds spent counting the lines after the shown ones, for the "of N lines" note."""
+COUNT_BYTES = 256 * 1024 * 1024
+"""Bytes of a file within which its lines are counted, for the "of N lines" note (a larger
+file's note says "more than N lines"). Reading goes further when the lines asked for lie
+further."""
 
 
 class ReadFileOptions(FileToolOptions):
@@ -197,7 +208,7 @@ class ReadFile(FileTool):
                     kind=kind,
                     size=info.st_size,
                 )
-            counted = _read(reader, collected, cancellation)
+            counted = _read(reader, collected)
         finally:
             os.close(fd)
         total = reader.total_lines
@@ -208,19 +219,21 @@ class ReadFile(FileTool):
         return _clipboard_answer(target, collected, total, counted, info.st_size)
 
 
-def _read(reader: LineReader, collected: _Collected, cancellation: Cancellation) -> bool:
-    """Take lines until done, then count the rest for a while; whether the count is final."""
+def _read(reader: LineReader, collected: _Collected) -> bool:
+    """Take lines until done, then count the rest within :data:`COUNT_BYTES`; whether the
+    count is final (the whole file was read).
+    """
     blocks = reader.blocks()
     for block in blocks:
         collected.take(block)
         if collected.done:
             break
     reader.counting_only = True
-    reader.check = Budget(cancellation, COUNT_SECONDS).check
+    reader.max_bytes = COUNT_BYTES
     try:
         for _ in blocks:
             pass
-    except OutOfTime:
+    except ReadLimitReached:
         return False
     return True
 

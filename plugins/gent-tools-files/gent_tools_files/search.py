@@ -3,17 +3,20 @@ r"""The ``search_text`` tool: lines matching a plain text or a regular expressio
 Results read ``path:line: text``, in walk order (sorted paths, each file's lines in order);
 one result per matching line; a long line is cut to ``max_line_chars`` around its first match.
 
-Bounds: ``max_matches`` results, ``max_files`` files searched, ``time_limit`` seconds; when
-one stops the search, the answer says which and that results are partial. Binary files (see
-:mod:`gent_tools_files.text`), symbolic links (never followed), FIFOs, sockets, devices and
-unreadable files are skipped and counted in the answer.
+Bounds on work: ``max_matches`` results, ``max_files`` files searched, ``max_bytes`` bytes
+read, and the entries the walk examines; when one stops the search, the answer says which and
+that results are partial. These bounds count work, never seconds, so the answer is the same
+on every machine. Binary files (see :mod:`gent_tools_files.text`), symbolic links (never
+followed), FIFOs, sockets, devices and unreadable files are skipped and counted in the answer.
 
 CPU-safe regular expressions: patterns go through the core's bounded helper
 (:mod:`gent_core.regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
-timeout and releases the GIL while it matches). Each match is given the time left before the
-deadline, so a pattern that backtracks catastrophically (such as
-``(a|aa)+$``) is stopped at the time bound, and while it runs the other tools and the agent
-loop keep going. Files are searched a chunk of whole lines at a time (fast: the engine scans
+timeout and releases the GIL while it matches). The engine has
+no step budget, so its time is the one bound in seconds, a safety net: the matching in one
+call may take ``time_limit`` seconds in all (reading and walking do not count), so a pattern
+that backtracks catastrophically (such as ``(a|aa)+$``) is stopped there and the answer says
+the results are partial and why; while it runs the other tools and the agent loop keep
+going. Files are searched a chunk of whole lines at a time (fast: the engine scans
 the chunk, and only lines with a match are looked at one by one); each reported line is
 checked on its own, so a match must lie within one line (``^`` and ``$`` anchor a line;
 ``\A`` and ``\Z`` do not).
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,16 +35,20 @@ from pydantic import Field
 
 from gent_core.context import Cancellation
 from gent_core.regexes import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
-from gent_tools_files.base import DEFAULT_SKIP_DIRS, Budget, FileTool, FileToolOptions, OutOfTime
+from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.globs import GlobError
 from gent_tools_files.listing import compile_glob, glob_error
-from gent_tools_files.text import LineReader, sniff_binary
+from gent_tools_files.text import LineReader, ReadLimitReached, human_size, sniff_binary
 from gent_tools_files.walk import WalkReport, show_name, walk
 from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import regex
+
     from gent_core.context import ExecutionContext
 
 __all__ = ["MAX_PATTERN_CHARS", "SearchText", "SearchTextOptions"]
@@ -57,19 +65,31 @@ _SKIP_NAMES = {
 }
 
 
+def _max_scan(max_files: int) -> int:
+    """Directory entries a search examines at most (files, skipped entries, directories)."""
+    return 10 * max_files + 100_000
+
+
+class _OutOfTime(Exception):
+    """The regular expression engine used up the time bound."""
+
+
 class SearchTextOptions(FileToolOptions):
     """Options of ``search_text`` (set in the agent config).
 
     Attributes:
         max_matches: Matching lines reported at most.
         max_files: Files searched at most in one call.
-        time_limit: Seconds a call may spend (walking, reading and matching).
+        max_bytes: Bytes of files read at most in one call.
+        time_limit: Seconds the regular expression engine may spend matching in one call (a
+            safety net against catastrophic backtracking; reading and walking do not count).
         max_line_chars: Characters of a matching line shown at most.
         skip_dirs: Directory names a search does not enter unless given as the path.
     """
 
     max_matches: int = Field(100, ge=1, le=100_000)
     max_files: int = Field(10_000, ge=1)
+    max_bytes: int = Field(256 * 1024 * 1024, ge=1)
     time_limit: float = Field(10.0, gt=0, le=3600)
     max_line_chars: int = Field(200, ge=20, le=100_000)
     skip_dirs: tuple[str, ...] = DEFAULT_SKIP_DIRS
@@ -80,15 +100,18 @@ class _Search:
     """The state of one search: results, counts and why it stopped."""
 
     compiled: BoundedPattern
-    budget: Budget
+    check: Callable[[], None]  # raises when the run is cancelled
+    time_limit: float  # seconds of matching in all
+    bytes_left: int
     max_matches: int
     max_line_chars: int
+    matching_seconds: float = 0.0
     results: list[str] = field(default_factory=list)
     files_searched: int = 0
     files_matched: int = 0
     long_lines: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict)
-    stopped: str | None = None  # "matches", "files", "time", "pattern"
+    stopped: str | None = None  # "matches", "files", "bytes", "entries" or "time"
     slow_file: str | None = None
 
     def skip(self, reason: str, path: str) -> None:
@@ -104,7 +127,9 @@ class _Search:
             self.skip("unreadable", f"{target.relative} ({error.message})")
             return
         try:
-            reader = LineReader(fd, max_line_bytes=_LINE_BYTES, check=self.budget.check)
+            reader = LineReader(
+                fd, max_line_bytes=_LINE_BYTES, check=self.check, max_bytes=self.bytes_left
+            )
             head = reader.peek()
             size = os.fstat(fd).st_size
             kind = sniff_binary(head, complete=size <= len(head))
@@ -120,14 +145,20 @@ class _Search:
                 self.skip("binary", target.relative)
                 return
             self.files_searched += 1
-            self._search_lines(reader, show_name(target.relative))
+            found_before = len(self.results)
+            try:
+                self._search_lines(reader, show_name(target.relative))
+            except ReadLimitReached:
+                self.stopped = "bytes"
+            finally:  # also when a bound stopped it inside the file
+                self.bytes_left -= reader.bytes_read
+                self.files_matched += len(self.results) > found_before
         except OSError as error:
             self.skip("unreadable", f"{target.relative} ({error.strerror or error})")
         finally:
             os.close(fd)
 
     def _search_lines(self, reader: LineReader, shown: str) -> None:
-        matched = False
         for block in reader.blocks():
             self.long_lines += len(block.cut)
             text = block.data.decode("utf-8", "replace")
@@ -145,7 +176,6 @@ class _Search:
                 counted_to = start
                 shown_line = self._shown_line(text[start:end], shown)
                 if shown_line is not None:
-                    matched = True
                     self.results.append(f"{shown}:{line}: {shown_line}")
                     if len(self.results) >= self.max_matches:
                         self.stopped = "matches"
@@ -153,15 +183,26 @@ class _Search:
                 position = end + 1
             if self.stopped:
                 break
-        self.files_matched += matched
+
+    def _match(self, text: str, position: int, shown: str) -> regex.Match[str] | None:
+        """The first match in ``text`` from ``position``, within the matching time left.
+
+        Raises:
+            _OutOfTime: The engine used up the time bound (on this file, noted).
+        """
+        left = max(self.time_limit - self.matching_seconds, 0.001)
+        started = time.perf_counter()
+        try:
+            return self.compiled.search(text, position, timeout=left)
+        except PatternTimeoutError:
+            self.slow_file = shown
+            raise _OutOfTime from None
+        finally:
+            self.matching_seconds += time.perf_counter() - started
 
     def _find(self, text: str, position: int, shown: str) -> int | None:
         """Where the next match starts in ``text`` from ``position``, or ``None``."""
-        try:
-            match = self.compiled.search(text, position, timeout=self.budget.remaining())
-        except PatternTimeoutError:
-            self.slow_file = shown
-            raise OutOfTime from None
+        match = self._match(text, position, shown)
         return None if match is None else match.start()
 
     def _shown_line(self, line: str, shown: str) -> str | None:
@@ -169,11 +210,7 @@ class _Search:
         match (a match that spanned lines in the chunk).
         """
         line = line.removesuffix("\r")
-        try:
-            match = self.compiled.search(line, timeout=self.budget.remaining())
-        except PatternTimeoutError:
-            self.slow_file = shown
-            raise OutOfTime from None
+        match = self._match(line, 0, shown)
         if match is None:
             return None
         line = line.replace("\x00", "\ufffd")
@@ -244,8 +281,14 @@ class SearchText(FileTool):
         compiled = self._compile(pattern, regex=regex, ignore_case=ignore_case)
         workspace = Workspace(working_directory, tool=self.name)
         target = workspace.resolve(path)
-        budget = Budget(cancellation, self.options.time_limit)
-        search = _Search(compiled, budget, self.options.max_matches, self.options.max_line_chars)
+        search = _Search(
+            compiled,
+            check=cancellation.raise_if_cancelled,
+            time_limit=self.options.time_limit,
+            bytes_left=self.options.max_bytes,
+            max_matches=self.options.max_matches,
+            max_line_chars=self.options.max_line_chars,
+        )
         report = WalkReport()
         try:
             if target.is_dir:
@@ -253,7 +296,7 @@ class SearchText(FileTool):
             else:
                 workspace.require_file(target)
                 search.search_file(workspace, target, explicit=True)
-        except OutOfTime:
+        except _OutOfTime:
             search.stopped = search.stopped or "time"
         return self._answer(pattern, target, search, report, ignore_case)
 
@@ -302,13 +345,13 @@ class SearchText(FileTool):
             workspace,
             start,
             recursive=True,
-            budget=search.budget,
+            check=search.check,
             report=report,
             skip_dirs=frozenset(self.options.skip_dirs),
             descend=lambda entry: (
                 pattern is None or by_name or pattern.may_contain(below(entry.parts), entry.depth)
             ),
-            max_scan=10 * self.options.max_files + 100_000,
+            max_scan=_max_scan(self.options.max_files),
         )
         try:
             for entry in entries:
@@ -327,6 +370,9 @@ class SearchText(FileTool):
                 if search.files_searched >= self.options.max_files:
                     search.stopped = "files"
                     break
+                if search.bytes_left <= 0:
+                    search.stopped = "bytes"
+                    break
                 search.search_file(workspace, workspace.entry_target(entry.parts), explicit=False)
                 if search.stopped:
                     break
@@ -338,8 +384,8 @@ class SearchText(FileTool):
                 tool=self.name,
                 path=target.raw,
             ) from None
-        if report.stopped == "time":
-            search.stopped = search.stopped or "time"
+        if report.stopped == "entries":
+            search.stopped = search.stopped or "entries"
 
     def _answer(
         self,
@@ -390,9 +436,23 @@ class SearchText(FileTool):
                 f"stopped after searching {self.options.max_files:,} files; results are "
                 "partial: narrow the search with path or glob"
             ]
+        if search.stopped == "bytes":
+            size = self.options.max_bytes
+            return [
+                f"stopped after reading {human_size(size)} ({size:,} bytes, the max_bytes "
+                "bound); results are partial: narrow the search with path or glob"
+            ]
+        if search.stopped == "entries":
+            return [
+                f"stopped after examining {_max_scan(self.options.max_files):,} directory "
+                "entries; results are partial: narrow the search with path or glob"
+            ]
         if search.stopped != "time":
             return []
-        note = f"stopped at the {self.options.time_limit:g} s time bound; results are partial"
+        note = (
+            f"stopped at the {self.options.time_limit:g} s bound on matching time; results are "
+            "partial"
+        )
         if search.slow_file is not None:
             note += (
                 f" (matching the pattern in {search.slow_file} took too long: it may backtrack "

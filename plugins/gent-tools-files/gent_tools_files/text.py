@@ -12,7 +12,9 @@ Encoding policy (the same for every tool):
 
 :class:`LineReader` reads a file descriptor in :data:`CHUNK_BYTES` chunks and hands out whole
 lines in :class:`LineBlock` objects; memory stays at about two chunks plus one line cut at
-``max_line_bytes``, whatever the file's size or the length of its lines.
+``max_line_bytes``, whatever the file's size or the length of its lines. Its ``max_bytes``
+bounds the work in bytes read (never in seconds), so what a tool answers about a file is the
+same on every machine, however busy.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "SNIFF_BYTES",
     "LineBlock",
     "LineReader",
+    "ReadLimitReached",
     "cut_utf8",
     "decode_line",
     "human_size",
@@ -147,6 +150,10 @@ def decode_line(data: bytes) -> tuple[str, bool]:
     return text, False
 
 
+class ReadLimitReached(Exception):
+    """Raised by :meth:`LineReader.blocks` when ``max_bytes`` were read and the file goes on."""
+
+
 @dataclass
 class LineBlock:
     """Whole lines of a file, as bytes.
@@ -183,9 +190,13 @@ class LineReader:
     Args:
         fd: An open file descriptor, positioned at the start (not closed here).
         max_line_bytes: How much of a line spanning chunks is kept.
-        check: Called before each chunk is read; raise from it to stop (cancellation, a
-            deadline). May be replaced between blocks (attribute ``check``).
+        check: Called before each chunk is read; raise from it to stop (cancellation). May be
+            replaced between blocks (attribute ``check``).
         chunk_bytes: Bytes read at a time.
+        max_bytes: Bytes read at most, ``None`` for no bound (attribute ``max_bytes``, may be
+            changed between blocks). Reading stops exactly there: :meth:`blocks` raises
+            :class:`ReadLimitReached` if the file goes on, and ends normally if it ends
+            there. The first block (the bytes :meth:`peek` kept) is always handed out.
 
     Attributes:
         line: The number of the next line to hand out.
@@ -201,11 +212,13 @@ class LineReader:
         max_line_bytes: int,
         check: Callable[[], None] = lambda: None,
         chunk_bytes: int = CHUNK_BYTES,
+        max_bytes: int | None = None,
     ) -> None:
         self._fd = fd
         self._max_line = max(max_line_bytes, 1)
         self.check = check
         self._chunk = chunk_bytes
+        self.max_bytes = max_bytes
         self._pending = b""
         self.bytes_read = 0
         self.line = 1
@@ -226,7 +239,14 @@ class LineReader:
         if self._pending:
             data, self._pending = self._pending, b""
             return data
-        data = os.read(self._fd, self._chunk)
+        size = self._chunk
+        if self.max_bytes is not None:
+            size = min(size, self.max_bytes - self.bytes_read)
+            if size <= 0:
+                if os.read(self._fd, 1):
+                    raise ReadLimitReached
+                return b""  # the file ends exactly at the bound: nothing was left unread
+        data = os.read(self._fd, size)
         self.bytes_read += len(data)
         return data
 
@@ -235,6 +255,10 @@ class LineReader:
 
         Set :attr:`counting_only` to stop building blocks: the rest of the file is then only
         counted (newlines), and :attr:`total_lines` is final once the iterator is exhausted.
+
+        Raises:
+            ReadLimitReached: ``max_bytes`` were read and the file goes on (:attr:`line` and
+                :attr:`bytes_read` say how far it got).
         """
         self.bytes_read = len(self._pending)
         carry = b""  # the start of the current line (at most max_line_bytes kept)

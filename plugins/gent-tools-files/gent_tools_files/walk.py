@@ -8,7 +8,8 @@ cannot leave the working directory or loop; directories are opened through the
 
 What it does not enter is recorded in a :class:`WalkReport`, never skipped silently: the
 directories named in ``skip_dirs``, the directories it could not read (with the reason), and
-where it stopped when the time bound or the entry bound was reached.
+where it stopped when the entry bound was reached. The bound counts entries, not seconds, so
+a walk yields the same entries on every machine.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from gent_tools_files.base import Budget, OutOfTime
 from gent_tools_files.workspace import Workspace
 
 __all__ = ["Entry", "WalkReport", "show_name", "walk"]
@@ -64,7 +64,7 @@ class WalkReport:
         scanned: Entries seen.
         not_entered: Directories listed but not entered (``skip_dirs``).
         unreadable: Directories that could not be listed, with the reason.
-        stopped: ``"time"`` or ``"entries"`` when a bound stopped the walk, else ``None``.
+        stopped: ``"entries"`` when the entry bound stopped the walk, else ``None``.
     """
 
     scanned: int = 0
@@ -122,7 +122,7 @@ def _list(
     depth: int,
     *,
     sizes: bool,
-    budget: Budget,
+    check: Callable[[], None],
     report: WalkReport,
     max_scan: int,
 ) -> list[Entry]:
@@ -131,7 +131,7 @@ def _list(
     with workspace.open_directory(parts) as handle, os.scandir(handle) as entries:
         for index, item in enumerate(entries):
             if index % _CHECK_EVERY == 0:
-                budget.check()
+                check()
             if report.scanned >= max_scan:
                 report.stopped = "entries"
                 break
@@ -153,7 +153,7 @@ def walk(
     start: tuple[str, ...],
     *,
     recursive: bool,
-    budget: Budget,
+    check: Callable[[], None],
     report: WalkReport,
     skip_dirs: frozenset[str] = frozenset(),
     descend: Callable[[Entry], bool] = lambda entry: True,
@@ -166,8 +166,7 @@ def walk(
         workspace: The working directory.
         start: The directory to walk, below the working directory.
         recursive: Whether to enter subdirectories.
-        budget: Checked regularly; a deadline stops the walk (``report.stopped = "time"``),
-            cancellation raises.
+        check: Called regularly; raise from it to stop (the run's cancellation).
         report: Filled with what was not walked.
         skip_dirs: Directory names listed but not entered (noted in the report).
         descend: Whether to enter a directory entry (for globs that cannot match inside).
@@ -177,47 +176,44 @@ def walk(
     Raises:
         OSError: The start directory itself cannot be listed.
     """
-    try:
-        stack = [
-            iter(
-                _list(
-                    workspace,
-                    start,
-                    1,
-                    sizes=sizes,
-                    budget=budget,
-                    report=report,
-                    max_scan=max_scan,
-                )
+    stack = [
+        iter(
+            _list(
+                workspace,
+                start,
+                1,
+                sizes=sizes,
+                check=check,
+                report=report,
+                max_scan=max_scan,
             )
-        ]
-        while stack:
-            entry = next(stack[-1], None)
-            if entry is None:
-                stack.pop()
-                continue
-            yield entry
-            if not (recursive and entry.kind == "dir") or report.stopped:
-                continue
-            shown = entry.relative
-            if not descend(entry):
-                continue
-            if entry.parts[-1] in skip_dirs:
-                report.not_entered.append(shown)
-                continue
-            try:
-                children = _list(
-                    workspace,
-                    entry.parts,
-                    entry.depth + 1,
-                    sizes=sizes,
-                    budget=budget,
-                    report=report,
-                    max_scan=max_scan,
-                )
-            except OSError as error:
-                report.unreadable.append((shown, error.strerror or type(error).__name__))
-                continue
-            stack.append(iter(children))
-    except OutOfTime:
-        report.stopped = "time"
+        )
+    ]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+            continue
+        yield entry
+        if not (recursive and entry.kind == "dir") or report.stopped:
+            continue
+        shown = entry.relative
+        if not descend(entry):
+            continue
+        if entry.parts[-1] in skip_dirs:
+            report.not_entered.append(shown)
+            continue
+        try:
+            children = _list(
+                workspace,
+                entry.parts,
+                entry.depth + 1,
+                sizes=sizes,
+                check=check,
+                report=report,
+                max_scan=max_scan,
+            )
+        except OSError as error:
+            report.unreadable.append((shown, error.strerror or type(error).__name__))
+            continue
+        stack.append(iter(children))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -38,3 +39,18 @@ def run(work: Path) -> Run:
         return run_tool_sync(tool, arguments, context)
 
     return call
+
+
+@pytest.fixture
+def leaping_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``time.monotonic``, ``time.perf_counter`` and ``time.time`` leap an hour whenever
+    they are read: what a time budget would see on a very slow machine. An answer bounded by
+    work, not time, is the same with it."""
+    now = [time.monotonic()]
+
+    def leaping() -> float:
+        now[0] += 3600.0
+        return now[0]
+
+    for name in ("monotonic", "perf_counter", "time"):
+        monkeypatch.setattr(time, name, leaping)

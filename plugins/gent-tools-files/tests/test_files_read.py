@@ -1,5 +1,6 @@
 """``read_file``: ranges, line numbers, the chat bound, the clipboard for large files, binary
-files, the encoding policy, errors, and memory that stays bounded on a 500 MB file."""
+files, the encoding policy, errors, memory that stays bounded on a 500 MB file, and a line
+count bounded by bytes read, never by time."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gent_tools_files import BinaryFileError, FileToolError, ReadFile
+from gent_tools_files import read as read_module
 from gent_tools_files.text import CHUNK_BYTES
 
 from gent_core.context import ExecutionContext
@@ -248,7 +250,11 @@ def test_a_500_mb_file_never_loads_whole(run: Run, work: Path) -> None:
         tracemalloc.stop()
     whole, ranged, long_line = results
     assert whole.clipboard_files == [Path("huge.log")]
-    assert "huge.log has 1,002 lines (500.0 MB)" in whole.output
+    # Counting stops at the file's first COUNT_BYTES (256 MiB), inside the 500 MB line 1,001:
+    # the same answer on any machine, however loaded.
+    assert size - 9 > read_module.COUNT_BYTES
+    assert "huge.log has more than 1,000 lines (500.0 MB)" in whole.output
+    # The ranges below need line 1,001, so the whole file is read anyway: the count is exact.
     assert ranged.output == (
         "line 999\nline 1000\n[lines 999-1,000 of 1,002; stopped at the bound of 12,000 "
         "characters per answer; continue with start_line=1001]"
@@ -263,3 +269,39 @@ def test_a_500_mb_file_never_loads_whole(run: Run, work: Path) -> None:
     for peak in peaks:
         assert peak < 8 * CHUNK_BYTES, f"peak {peak:,} bytes"
     os.remove(work / "huge.log")
+
+
+KIB_LINE = "x" * 1023 + "\n"
+
+
+def test_lines_are_counted_within_a_bound_on_bytes(
+    run: Run, work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(read_module, "COUNT_BYTES", 3 * CHUNK_BYTES)
+    (work / "exact.txt").write_text(KIB_LINE * 3072)  # ends exactly at the bound: all counted
+    output = run(ReadFile(), {"path": "exact.txt"}).output
+    assert output.startswith("exact.txt has 3,072 lines (3.0 MB)")
+    (work / "over.txt").write_text(KIB_LINE * 3073 + "tail")  # goes on past the bound
+    output = run(ReadFile(), {"path": "over.txt"}).output
+    assert output.startswith("over.txt has more than 3,072 lines (3.0 MB)")
+    ranged = run(ReadFile(max_lines=2), {"path": "over.txt", "start_line": 2}).output
+    assert ranged.endswith(
+        "\n[lines 2-3 of more than 3,072; stopped at the bound of 2 lines per answer; "
+        "continue with start_line=4]"
+    )
+    # Lines asked for past the bound are still read, and the file's end with them.
+    ranged = run(ReadFile(), {"path": "over.txt", "start_line": 3074}).output
+    assert ranged == "tail\n[lines 3,074-3,074 of 3,074]"
+
+
+def test_the_answer_does_not_depend_on_the_clock(
+    run: Run, work: Path, request: pytest.FixtureRequest
+) -> None:
+    """Issue 17: on a loaded machine, counting stopped at a time budget and the answer said
+    "more than N lines"; the count is bounded by bytes read now."""
+    (work / "big.txt").write_text(KIB_LINE * 2000)
+    request.getfixturevalue("leaping_clock")
+    output = run(ReadFile(), {"path": "big.txt"}).output
+    assert output.startswith("big.txt has 2,000 lines (2.0 MB)")
+    ranged = run(ReadFile(), {"path": "big.txt", "start_line": 1999}).output
+    assert ranged.endswith("\n[lines 1,999-2,000 of 2,000]")

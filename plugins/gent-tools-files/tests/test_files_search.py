@@ -1,15 +1,18 @@
-"""``search_text``: plain text and regular expressions, case, globs, bounds on matches, files
-and time, CPU-safe patterns, skipped files always counted, long lines cut around the match."""
+"""``search_text``: plain text and regular expressions, case, globs, bounds on matches, files,
+bytes and entries (never seconds), CPU-safe patterns stopped at the bound on matching time
+without holding the GIL, skipped files always counted, long lines cut around the match."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from gent_tools_files import BinaryFileError, FileToolError, SearchText
+from gent_tools_files import search as search_module
 from gent_tools_files.text import CHUNK_BYTES
 
 from gent_core.context import ExecutionContext
@@ -105,6 +108,52 @@ def test_the_file_bound(run: Run, work: Path) -> None:
     assert "[stopped after searching 4 files; results are partial" in output
 
 
+def test_the_byte_bound(run: Run, work: Path) -> None:
+    """Bytes read, not seconds, bound a search: the same results on any machine."""
+    (work / "a.txt").write_text("hit\n")
+    filler = "x" * 1023 + "\n"  # 1 KiB lines
+    (work / "b.txt").write_text("hit\n" + filler * 3000 + "hit\n")  # hits at lines 1 and 3,002
+    (work / "c.txt").write_text("hit\n")
+    output = run(SearchText(max_bytes=2 * CHUNK_BYTES), {"pattern": "hit"}).output
+    assert output.splitlines() == [
+        "a.txt:1: hit",
+        "b.txt:1: hit",
+        "[2 matching lines in 2 files; 2 files searched]",
+        "[stopped after reading 2.0 MB (2,097,152 bytes, the max_bytes bound); results are "
+        "partial: narrow the search with path or glob]",
+    ]
+    output = run(SearchText(max_bytes=4 * CHUNK_BYTES), {"pattern": "hit"}).output
+    assert output.splitlines() == [
+        "a.txt:1: hit",
+        "b.txt:1: hit",
+        "b.txt:3002: hit",
+        "c.txt:1: hit",
+        "[4 matching lines in 3 files; 3 files searched]",
+    ]
+
+
+def test_the_entry_bound_of_the_walk_is_said(
+    run: Run, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_module, "_max_scan", lambda max_files: 3)
+    output = run(SearchText(), {"pattern": "run"}).output
+    assert (
+        "[stopped after examining 3 directory entries; results are partial: narrow the search "
+        "with path or glob]"
+    ) in output.splitlines()
+
+
+@pytest.mark.usefixtures("leaping_clock")
+def test_a_plain_search_does_not_depend_on_the_clock(run: Run, tree: Path) -> None:
+    """Walking and reading are bounded by work; only the regular expression engine's own
+    clock (not Python's) bounds matching, as a safety net."""
+    assert run(SearchText(), {"pattern": "run("}).output.splitlines()[:3] == [
+        "src/main.py:4:     return pkg.run()",
+        "src/pkg/core.py:1: def run():",
+        "[2 matching lines in 2 files; 3 files searched]",
+    ]
+
+
 def test_long_lines_are_cut_around_the_match(run: Run, work: Path) -> None:
     (work / "min.js").write_text("a" * 5000 + "NEEDLE" + "b" * 5000 + "\n")
     output = run(SearchText(max_line_chars=60), {"pattern": "NEEDLE"}).output.splitlines()[0]
@@ -156,15 +205,13 @@ def test_errors(run: Run, tree: Path) -> None:
         run(SearchText(), {"pattern": "x" * 1001})
 
 
-def test_a_catastrophic_pattern_is_stopped_at_the_time_bound_without_blocking_the_loop(
+def test_a_catastrophic_pattern_is_stopped_at_the_time_bound_without_holding_the_gil(
     work: Path,
 ) -> None:
     (work / "evil.txt").write_text("a" * 40 + "!\n")
     tool = SearchText(time_limit=0.5)
-    ticks = 0
 
-    async def main() -> ToolResult:
-        nonlocal ticks
+    async def main() -> tuple[ToolResult, float, float]:
         search = asyncio.ensure_future(
             run_tool(
                 tool,
@@ -172,16 +219,20 @@ def test_a_catastrophic_pattern_is_stopped_at_the_time_bound_without_blocking_th
                 ExecutionContext(working_directory=work),
             )
         )
-        while not search.done():
-            ticks += 1
-            await asyncio.sleep(0.01)
-        return await asyncio.wait_for(search, timeout=60)
+        loop_started, process_started = time.thread_time(), time.process_time()
+        while not search.done():  # the event loop spins while the pattern is matched
+            await asyncio.sleep(0)
+        loop_cpu = time.thread_time() - loop_started
+        process_cpu = time.process_time() - process_started
+        return await search, loop_cpu, process_cpu
 
-    output = asyncio.run(main()).output
-    assert "[stopped at the 0.5 s time bound; results are partial" in output
-    assert "matching the pattern in evil.txt took too long" in output
-    # The engine releases the GIL while it matches: the event loop kept running meanwhile.
-    assert ticks >= 5
+    result, loop_cpu, process_cpu = asyncio.run(main())
+    assert "[stopped at the 0.5 s bound on matching time; results are partial" in result.output
+    assert "matching the pattern in evil.txt took too long" in result.output
+    # The engine releases the GIL while it matches, so the event loop's thread kept running
+    # beside the matching thread: about half the process's CPU time, where an engine holding
+    # the GIL leaves it about 2%. CPU times, so a busy machine slows both alike.
+    assert loop_cpu > 0.2 * process_cpu, (loop_cpu, process_cpu)
 
 
 def test_cancellation_stops_a_search(tree: Path) -> None:

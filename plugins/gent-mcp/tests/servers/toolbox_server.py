@@ -2,7 +2,8 @@
 every kind of content, a tool error, a crash mid-call, and a tool that hangs.
 
 Run as ``python toolbox_server.py [--pid-file FILE]``; with ``--pid-file`` the server writes
-its process id there as soon as it starts (so tests can check it is gone afterwards).
+its process id there as soon as it starts (so tests can check it is gone afterwards), and the
+``sleep`` tool creates ``FILE.sleeping`` when a call starts (so tests know it is under way).
 """
 
 from __future__ import annotations
@@ -34,8 +35,11 @@ PIXEL = base64.b64decode(
     "AAAABJRU5ErkJggg=="
 )
 
+SLEEPING: Path | None = None
 if "--pid-file" in sys.argv:
-    Path(sys.argv[sys.argv.index("--pid-file") + 1]).write_text(str(os.getpid()))
+    pid_file = Path(sys.argv[sys.argv.index("--pid-file") + 1])
+    pid_file.write_text(str(os.getpid()))
+    SLEEPING = pid_file.with_name(pid_file.name + ".sleeping")
 
 server = MCPServer("toolbox")
 
@@ -53,6 +57,8 @@ def crash() -> str:
 
 @server.tool(description="Sleep for the given seconds, then answer.")
 def sleep(seconds: float) -> str:
+    if SLEEPING is not None:
+        SLEEPING.write_text(str(seconds))
     time.sleep(seconds)
     return "awake"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +180,11 @@ class Clipboard:
         return len(self.entries)
 
 
+def _unchanged(text: str) -> str:
+    """The redactor of a context without secrets: returns ``text`` as it is."""
+    return text
+
+
 @dataclass
 class ExecutionContext:
     """Everything a tool call may depend on besides its arguments.
@@ -191,6 +197,13 @@ class ExecutionContext:
         plugin_manager: The plugin manager whose lifecycle hooks fire around tool calls,
             or ``None`` to fire none.
         state: Free-form per-run storage for plugins and tools.
+        run_id: Identifies the run: unique to each run (a random hex string) and the same
+            in every hook of that run, from ``gent_run_started`` to ``gent_run_finished``,
+            so a plugin can pair what it sees; concurrent runs never share one.
+        redact: Masks the configuration's credentials in free text (the ``redact`` of the
+            agent's loaded config; no change for an agent built without one). Plugins that
+            write text out of the process (logs, traces) pass it through this; the task and
+            the answer are the user's own text and are never redacted.
     """
 
     working_directory: Path = field(default_factory=Path.cwd)
@@ -199,3 +212,5 @@ class ExecutionContext:
     cancellation: Cancellation = field(default_factory=Cancellation)
     plugin_manager: LifecycleHooks | None = None
     state: dict[str, Any] = field(default_factory=dict)
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    redact: Callable[[str], str] = field(default=_unchanged, repr=False)

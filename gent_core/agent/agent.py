@@ -450,6 +450,8 @@ class Agent:
             cancellation=cancellation,
             plugin_manager=self.plugin_manager,
         )
+        if self.redact is not None:
+            context.redact = self.redact
         if resume:
             assert transcript_path is not None
             previous = load_transcript(transcript_path)

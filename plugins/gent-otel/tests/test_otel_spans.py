@@ -21,9 +21,11 @@ from otel_helpers import (
     trace_id,
 )
 
+from gent_core import ExecutionContext, Tool, ToolCall, ToolCallDecision, hookimpl
 from gent_core.agent import ApprovalPolicy
 from gent_core.context import Limits
 from gent_core.model import ModelChunk, ModelRequest
+from gent_core.plugins import GentPluginManager
 from gent_core.testing import ScriptedModel
 
 
@@ -278,3 +280,28 @@ def test_a_tracing_failure_never_fails_the_run(
     assert result.answer == "fine"
     assert exporter.get_finished_spans() == ()
     assert "gent-otel: gent_run_started failed (RuntimeError: no identity)" in caplog.text
+
+
+class Rewrite:
+    """Replaces every call to ``add`` with ``add(100, 1)``, keeping its id."""
+
+    @hookimpl
+    def gent_before_tool_call(
+        self, call: ToolCall, tool: Tool | None, context: ExecutionContext
+    ) -> ToolCallDecision | None:
+        if call.tool == "add":
+            return ToolCallDecision.allow(ToolCall("add", {"a": 100, "b": 1}))
+        return None
+
+
+def test_a_rewritten_call_is_traced_as_it_ran(
+    make_agent: MakeAgent, exporter: InMemorySpanExporter, manager: GentPluginManager
+) -> None:
+    manager.register(Rewrite(), name="rewrite")
+    model = ScriptedModel([action(("add", {"a": 1, "b": 1})), "<answer>101</answer>"])
+    result = make_agent(model).run_sync("q")
+    assert result.steps[0].calls[0].output == 101
+    (call,) = named(exporter.get_finished_spans(), "execute_tool ")
+    assert attributes(call)["gen_ai.tool.call.id"] == "call_0"
+    assert attributes(call)["gent.tool.arguments.chars"] == len('{"a": 100, "b": 1}')
+    assert attributes(call)["gent.tool.result.chars"] == len("101")

@@ -53,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "Termination": "gent_core.termination",
     "Model": "gent_core.model",
     "ModelChunk": "gent_core.model",
+    "ModelIdentity": "gent_core.model",
     "ModelRequest": "gent_core.model",
     "ModelResponse": "gent_core.model",
     "OutputStructure": "gent_core.model",
@@ -61,6 +62,10 @@ _EXPORTS: dict[str, str] = {
     "Clipboard": "gent_core.context",
     "ExecutionContext": "gent_core.context",
     "Limits": "gent_core.context",
+    # what a run produced (the run hooks pass them)
+    "RunResult": "gent_core.agent.records",
+    "StepRecord": "gent_core.agent.records",
+    "ToolCallRecord": "gent_core.agent.records",
     # built-in terminations
     "TextTermination": "gent_core.terminations.text",
     "JSONTermination": "gent_core.terminations.typed",
@@ -73,6 +78,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from gent_core.agent.records import RunResult, StepRecord, ToolCallRecord
     from gent_core.config import AgentConfig, load_config
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
     from gent_core.errors import GentError, Location
@@ -81,6 +87,7 @@ if TYPE_CHECKING:
     from gent_core.model import (
         Model,
         ModelChunk,
+        ModelIdentity,
         ModelRequest,
         ModelResponse,
         OutputStructure,
@@ -137,6 +144,7 @@ __all__ = [
     "MessageToolCall",
     "Model",
     "ModelChunk",
+    "ModelIdentity",
     "ModelRequest",
     "ModelResponse",
     "OutputStructure",
@@ -144,10 +152,12 @@ __all__ = [
     "ParsedSection",
     "PluginInfo",
     "Registry",
+    "RunResult",
     "Section",
     "SectionEnded",
     "SectionEvent",
     "SectionStarted",
+    "StepRecord",
     "Termination",
     "TextDelta",
     "TextFormat",
@@ -157,6 +167,7 @@ __all__ = [
     "Tool",
     "ToolCall",
     "ToolCallDecision",
+    "ToolCallRecord",
     "ToolChain",
     "ToolChainResult",
     "ToolResult",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +180,11 @@ class Clipboard:
         return len(self.entries)
 
 
+def _unchanged(text: str) -> str:
+    """The redactor of a context without secrets: returns ``text`` as it is."""
+    return text
+
+
 @dataclass
 class ExecutionContext:
     """Everything a tool call may depend on besides its arguments.
@@ -195,6 +201,13 @@ class ExecutionContext:
             everything (``True``, in an interactive run, where it may be the user's Ctrl-C) or
             becomes that call's error result like any other exception (``False``, in a
             server such as ``gent mcp-serve``, whose other clients must not lose it).
+        run_id: Identifies the run: unique to each run (a random hex string) and the same
+            in every hook of that run, from ``gent_run_started`` to ``gent_run_finished``,
+            so a plugin can pair what it sees; concurrent runs never share one.
+        redact: Masks the configuration's credentials in free text (the ``redact`` of the
+            agent's loaded config; no change for an agent built without one). Plugins that
+            write text out of the process (logs, traces) pass it through this; the task and
+            the answer are the user's own text and are never redacted.
     """
 
     working_directory: Path = field(default_factory=Path.cwd)
@@ -204,3 +217,5 @@ class ExecutionContext:
     plugin_manager: LifecycleHooks | None = None
     state: dict[str, Any] = field(default_factory=dict)
     interrupt_stops: bool = True
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    redact: Callable[[str], str] = field(default=_unchanged, repr=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gent_core.messages import Message
 
@@ -15,7 +15,15 @@ if TYPE_CHECKING:
     from gent_core.termination import Termination
     from gent_core.toolchain import ToolChain
 
-__all__ = ["Model", "ModelChunk", "ModelRequest", "ModelResponse", "OutputStructure", "Usage"]
+__all__ = [
+    "Model",
+    "ModelChunk",
+    "ModelIdentity",
+    "ModelRequest",
+    "ModelResponse",
+    "OutputStructure",
+    "Usage",
+]
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,24 @@ class ModelResponse:
     finish_reason: str | None = None
 
 
+@dataclass(frozen=True)
+class ModelIdentity:
+    """What a back end says about itself to telemetry and logs (:meth:`Model.identity`).
+
+    Attributes:
+        provider: Who serves the model, as the back end knows it (``"openai"`` for any
+            OpenAI-compatible server, ``"llamacpp"``).
+        name: The model's name as requested (``"gpt-4o-mini"``, a model file's name), or
+            ``None`` when the back end cannot say.
+        operation: ``"chat"`` when the back end sends the conversation as messages,
+            ``"text_completion"`` when it sends one rendered prompt (a base model).
+    """
+
+    provider: str
+    name: str | None = None
+    operation: Literal["chat", "text_completion"] = "chat"
+
+
 class Model(ABC):
     """A language model back end.
 
@@ -126,6 +152,12 @@ class Model(ABC):
     def describe(self) -> str:
         """A short description for logs and the CLI (``"openai gpt-4o-mini"``)."""
         return type(self).__name__
+
+    def identity(self) -> ModelIdentity:
+        """Who serves the model and which model it is, for telemetry (``gen_ai.*`` span
+        attributes) and logs. By default the back end's class name, no model name, ``chat``.
+        """
+        return ModelIdentity(provider=type(self).__name__)
 
     def render_request(self, request: ModelRequest) -> str | None:
         """The exact text this back end sends for ``request``, or ``None`` when it cannot say

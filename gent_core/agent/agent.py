@@ -466,6 +466,8 @@ class Agent:
             cancellation=cancellation,
             plugin_manager=self.plugin_manager,
         )
+        if self.redact is not None:
+            context.redact = self.redact
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
         writer = (

@@ -18,7 +18,9 @@ Rules (from the seeds' Go library):
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -259,13 +261,38 @@ class AgentRun:
     # ------------------------------------------------------------------ the loop
 
     async def run(self) -> RunResult:
-        """Run steps until an answer or a limit; return the result."""
+        """Run steps until an answer or a limit; return the result.
+
+        The run's hooks fire here: ``gent_run_started`` first, ``gent_step_finished`` after
+        each step, ``gent_run_finished`` with the result (also, with the stop reason
+        ``cancelled``, when a ``KeyboardInterrupt`` or the task's cancellation interrupts
+        the run, before the interruption goes on).
+        """
+        try:
+            result = await self._run_steps()
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            interrupted = RunResult(
+                None, "cancelled", "the run was interrupted", self.steps, self.stats, self.task
+            )
+            with contextlib.suppress(HookError):
+                self._fire("gent_run_finished", result=interrupted)
+            raise
+        try:
+            self._fire("gent_run_finished", result=result)
+        except HookError as error:
+            return RunResult(None, "plugin_error", str(error), self.steps, self.stats, self.task)
+        return result
+
+    async def _run_steps(self) -> RunResult:
         started = time.perf_counter()
         limits = self.context.limits
         answer: Any = None
         reason: StopReason = "max_steps"
         message = f"the run reached its limit of {limits.max_steps} steps without an answer"
-        while len(self.steps) < limits.max_steps:
+        refused = self._start()
+        if refused is not None:
+            reason, message = "plugin_error", str(refused)
+        while refused is None and len(self.steps) < limits.max_steps:
             if self.context.cancellation.cancelled:
                 reason, message = (
                     "cancelled",
@@ -285,6 +312,11 @@ class AgentRun:
             self.stats.steps += 1
             if self.transcript is not None:
                 self.transcript.step(record)
+            try:
+                self._fire("gent_step_finished", record=record)
+            except HookError as error:
+                reason, message = "plugin_error", str(error)
+                break
             if record.outcome == "answer":
                 answer, reason, message = record.answer_value, "answer", "the model answered"
                 break
@@ -338,6 +370,14 @@ class AgentRun:
 
     # ------------------------------------------------------------------ hooks
 
+    def _start(self) -> HookError | None:
+        """Fire ``gent_run_started``; its failure (which stops the run) or ``None``."""
+        try:
+            self._fire("gent_run_started", task=self.task, model=self.agent.model)
+        except HookError as error:
+            return error
+        return None
+
     def _fire(self, hook: str, **arguments: Any) -> None:
         """Call a lifecycle hook of every plugin; a hook that raises becomes a HookError."""
         manager = self.context.plugin_manager
@@ -375,16 +415,20 @@ class AgentRun:
         agent = self.agent
         request = self.model_request()
         self._fire("gent_before_model_call", request=request)
-        output = await stream_model_output(
-            agent.model,
-            request,
-            agent.format,
-            agent.sections(),
-            set(agent.closing_sections()),
-            self.emit,
-            index,
-            self.context.limits,
-        )
+        try:
+            output = await stream_model_output(
+                agent.model,
+                request,
+                agent.format,
+                agent.sections(),
+                set(agent.closing_sections()),
+                self.emit,
+                index,
+                self.context.limits,
+            )
+        except GentError as error:
+            self._fire("gent_model_call_failed", request=request, error=error)
+            raise
         self.stats.model_seconds += output.seconds
         response = ModelResponse(output.text, output.usage, output.finish_reason)
         self._fire("gent_after_model_call", request=request, response=response)

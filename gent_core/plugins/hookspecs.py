@@ -10,8 +10,15 @@ Registration hooks say which components a plugin supplies. They are called when 
 registry is built and must be cheap: return classes, and import heavy libraries (HTTP
 clients, model runtimes) only inside the components' methods.
 
-Lifecycle hooks fire around model calls and tool calls during a run; middleware such as
-logging, approval policies or message transformations is written with them.
+Lifecycle hooks fire during a run: when it starts and ends, after each step, around model
+calls and tool calls; middleware such as logging, tracing, approval policies or message
+transformations is written with them. Every lifecycle hook receives the run's
+:class:`~gent_core.context.ExecutionContext`, whose ``run_id`` is the same in every hook of
+one run and differs between runs, concurrent ones included.
+
+A lifecycle hook that raises never escapes the run: the run stops cleanly with the stop
+reason ``plugin_error`` and a message naming the hook and the plugins implementing it (the
+tool-call hooks instead turn that call into an error result the model reads).
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from gent_core.agent.records import RunResult, StepRecord
     from gent_core.context import ExecutionContext
+    from gent_core.errors import GentError
     from gent_core.formats import TextFormat
     from gent_core.messages import Message
     from gent_core.model import Model, ModelRequest, ModelResponse
@@ -161,6 +170,59 @@ def gent_register_commands() -> Mapping[str, Command]:
 
 
 @hookspec
+def gent_run_started(task: str, model: Model, context: ExecutionContext) -> None:
+    """Called once when a run starts, after the model is loaded and before the first step.
+
+    Every run that fires it fires :func:`gent_run_finished` once at its end, with the same
+    ``context.run_id``; a resumed run (``Agent.resume``) is a new run continuing the steps
+    of an earlier one.
+
+    Args:
+        task: The task, as the user wrote it.
+        model: The model back end; :meth:`~gent_core.model.Model.identity` names the
+            provider, the model and the kind of call (``chat``, ``text_completion``).
+        context: The run's execution context; ``context.run_id`` identifies the run in
+            every later hook, ``context.redact`` masks the configuration's credentials.
+
+    All implementations are called; return values are ignored. A hook that raises stops
+    the run before its first step (stop reason ``plugin_error``); :func:`gent_run_finished`
+    still fires.
+    """
+
+
+@hookspec
+def gent_step_finished(record: StepRecord, context: ExecutionContext) -> None:
+    """Called after each step of a run, once its record is complete.
+
+    Args:
+        record: The step: the model's output, the outcome (``action``, ``answer`` or
+            ``feedback``), the tool calls with their results, the model call's tokens and
+            finish reason (a :class:`~gent_core.agent.StepRecord`). Read it; do not change it.
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored. Steps replayed from a
+    transcript by a resumed run do not fire it.
+    """
+
+
+@hookspec
+def gent_run_finished(result: RunResult, context: ExecutionContext) -> None:
+    """Called once when a run ends, whatever the reason, with its result.
+
+    Args:
+        result: The run's result (a :class:`~gent_core.agent.RunResult`): the answer, the
+            stop reason and its message, every step and the statistics (token totals).
+        context: The run's execution context, the one :func:`gent_run_started` received.
+
+    All implementations are called; return values are ignored. A hook that raises turns
+    the result into a ``plugin_error`` (with no answer). A run interrupted by
+    ``KeyboardInterrupt`` or the cancellation of its asyncio task fires it too, with the
+    stop reason ``cancelled``, before the interruption goes on (a hook failing then is
+    ignored).
+    """
+
+
+@hookspec
 def gent_before_model_call(request: ModelRequest, context: ExecutionContext) -> None:
     """Called before every model call; may modify ``request`` in place.
 
@@ -181,6 +243,25 @@ def gent_after_model_call(
     Args:
         request: The request that was sent.
         response: The text the model produced and its usage.
+        context: The run's execution context.
+
+    All implementations are called; return values are ignored.
+    """
+
+
+@hookspec
+def gent_model_call_failed(
+    request: ModelRequest, error: GentError, context: ExecutionContext
+) -> None:
+    """Called when a model call fails, instead of :func:`gent_after_model_call`.
+
+    The back end failed (connection, authentication, an unknown model, a hung stream: a
+    :class:`~gent_core.errors.ModelError`, or another error it raised); the run then stops
+    with the stop reason ``model_error``.
+
+    Args:
+        request: The request that was sent.
+        error: Why it failed.
         context: The run's execution context.
 
     All implementations are called; return values are ignored.

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterable
 
 from gent_core.errors import ModelError
 from gent_core.messages import Message
-from gent_core.model import Model, ModelChunk, ModelRequest, Usage
+from gent_core.model import Model, ModelChunk, ModelIdentity, ModelRequest, Usage
 
 __all__ = ["ScriptedModel"]
 
@@ -73,6 +73,10 @@ class ScriptedModel(Model):
             known = (message, len(message.text.split()))
             self._word_counts[id(message)] = known
         return known[1]
+
+    def identity(self) -> ModelIdentity:
+        """Provider and model ``scripted``, operation ``chat``."""
+        return ModelIdentity(provider="scripted", name="scripted", operation="chat")
 
     def describe(self) -> str:
         """``"scripted (N outputs left)"``."""

@@ -36,6 +36,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.grammar.sample",
             "gent_core.grammar.sections",
             "gent_core.grammar.strings",
+            # Run records are values (the hooks pass them): below the agent that makes them.
+            "gent_core.agent.fields",
+            "gent_core.agent.records",
         ),
     ),
     (

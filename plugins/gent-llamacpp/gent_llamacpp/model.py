@@ -29,7 +29,14 @@ from typing import Any
 
 from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
 from gent_core.errors import ModelError
-from gent_core.model import Model, ModelChunk, ModelRequest, OutputStructure, Usage
+from gent_core.model import (
+    Model,
+    ModelChunk,
+    ModelIdentity,
+    ModelRequest,
+    OutputStructure,
+    Usage,
+)
 from gent_llamacpp.options import LlamaCppOptions, parse_options
 from gent_llamacpp.stops import StopMatcher
 
@@ -149,6 +156,11 @@ class LlamaCppModel(Model):
             close = getattr(llm, "close", None)
             if callable(close):
                 close()
+
+    def identity(self) -> ModelIdentity:
+        """Provider ``llamacpp``, the model file's name, ``text_completion`` (a raw prompt)."""
+        name = os.path.basename(self._path) if self._path else "gemma-3-270m"
+        return ModelIdentity(provider="llamacpp", name=name, operation="text_completion")
 
     def describe(self) -> str:
         """``"llamacpp <model file name>"``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from gent_llamacpp.model import LlamaCppModel
@@ -18,7 +19,7 @@ from gent_core.errors import ConfigError
 from gent_core.grammar import build_agent_grammar
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
-from gent_core.model import ModelRequest
+from gent_core.model import ModelIdentity, ModelRequest
 from gent_core.schema_examples import example_arguments
 from gent_core.sections import FormattedSection
 from gent_core.terminations.typed import JSONTermination
@@ -144,3 +145,11 @@ def test_prompt_without_structure_is_a_transcript() -> None:
     prompt = render_prompt([Message.system("S"), Message.user("Hi")], None)
     assert prompt == "S\n\nUser: Hi\n\nAssistant:"
     assert TRANSCRIPT_STOP == "\nUser:"
+
+
+def test_the_model_names_itself_for_telemetry(tmp_path: Path) -> None:
+    model_file = tmp_path / "tiny.gguf"
+    assert LlamaCppModel(model_path=str(model_file)).identity() == ModelIdentity(
+        "llamacpp", "tiny.gguf", "text_completion"
+    )
+    assert LlamaCppModel().identity().name == "gemma-3-270m"

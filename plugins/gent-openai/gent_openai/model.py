@@ -21,6 +21,7 @@ from gent_core.errors import Location, ModelError
 from gent_core.model import (
     Model,
     ModelChunk,
+    ModelIdentity,
     ModelRequest,
     ModelResponse,
     OutputStructure,
@@ -149,6 +150,14 @@ class OpenAIModel(Model):
         client, self._client = self._client, None
         if client is not None and self._client_loop is asyncio.get_running_loop():
             await client.aclose()
+
+    def identity(self) -> ModelIdentity:
+        """Provider ``openai``, the requested model, ``chat`` or (``api: completions``)
+        ``text_completion``.
+        """
+        if self.options.api == "completions":
+            return ModelIdentity("openai", self.options.model, "text_completion")
+        return ModelIdentity("openai", self.options.model, "chat")
 
     def describe(self) -> str:
         """``"openai <model> at <base URL>"``."""

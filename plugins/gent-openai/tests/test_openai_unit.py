@@ -18,7 +18,7 @@ from openai_fake_server import FakeServer, Reply, chat_event, free_port
 
 from gent_core.errors import ConfigError, ModelError
 from gent_core.messages import ImagePart, Message, TextPart
-from gent_core.model import ModelChunk, ModelRequest
+from gent_core.model import ModelChunk, ModelIdentity, ModelRequest
 
 KEY = "sk-test-SECRET-0123456789"
 REQUEST = ModelRequest([Message.system("Be brief."), Message.user("Hi")], max_tokens=5)
@@ -89,6 +89,13 @@ def test_the_key_never_shows_in_repr_describe_or_option_errors() -> None:
     with pytest.raises(ConfigError) as info:
         OpenAIModel(api_key=KEY, temperature="hot")
     assert KEY not in str(info.value)
+
+
+def test_the_model_names_itself_for_telemetry() -> None:
+    chat = OpenAIModel(api_key=KEY, base_url="http://127.0.0.1:9/v1", model="my-model")
+    assert chat.identity() == ModelIdentity("openai", "my-model", "chat")
+    plain = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="base", api="completions")
+    assert plain.identity() == ModelIdentity("openai", "base", "text_completion")
 
 
 # ------------------------------------------------------------------ rendering and SSE

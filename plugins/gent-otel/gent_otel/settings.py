@@ -1,0 +1,90 @@
+"""What the environment asks of gent-otel: whether to trace, where to, and whether to record
+content. Reads ``OTEL_*`` variables only; imports nothing of OpenTelemetry, so deciding that
+nothing is configured costs a few dictionary lookups.
+
+When tracing is on (checked at the start of each run, in this order):
+
+1. ``OTEL_SDK_DISABLED=true``: never.
+2. The application has set a global tracer provider (``opentelemetry.trace
+   .set_tracer_provider``, or ``opentelemetry-instrument``): gent's spans go to it, whatever
+   the variables say (it was configured by them already, or on purpose in code).
+3. ``OTEL_TRACES_EXPORTER`` names exporters (``otlp``, ``console``; ``none`` turns tracing
+   off), or, without it, ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
+   ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set (meaning ``otlp``): gent-otel builds a
+   tracer provider of its own with those exporters.
+4. Otherwise: off. No SDK is imported, nothing is sent, nothing is logged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+__all__ = [
+    "CAPTURE_CONTENT",
+    "SUPPORTED_EXPORTERS",
+    "capture_content",
+    "configured_exporters",
+    "otlp_protocol",
+    "sdk_disabled",
+]
+
+CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
+"""The variable that turns content capture on (OpenTelemetry's GenAI instrumentations' own)."""
+
+SUPPORTED_EXPORTERS = ("otlp", "console")
+"""The exporter names ``OTEL_TRACES_EXPORTER`` may list (besides ``none``)."""
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_CAPTURE_ON = _TRUE | {"span_only", "span_and_event"}
+_ENDPOINTS = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+
+
+def _environment(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if environ is None else environ
+
+
+def sdk_disabled(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``OTEL_SDK_DISABLED`` is true (any case): then gent-otel records nothing."""
+    value = _environment(environ).get("OTEL_SDK_DISABLED", "")
+    return value.strip().lower() in _TRUE
+
+
+def capture_content(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether spans record content: the task and answer, the messages and the model's
+    output, tool arguments and results (credentials masked). Off unless
+    ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` is ``true`` (or ``1``, ``yes``,
+    ``on``, ``SPAN_ONLY``, ``SPAN_AND_EVENT``).
+    """
+    value = _environment(environ).get(CAPTURE_CONTENT, "")
+    return value.strip().lower() in _CAPTURE_ON
+
+
+def configured_exporters(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The exporters the environment asks for, lower-cased, in order, without repeats:
+    ``OTEL_TRACES_EXPORTER``'s list (empty when it says ``none``), else ``("otlp",)`` when an
+    OTLP endpoint variable is set, else none. Names gent-otel does not know are kept (the
+    caller warns about them).
+    """
+    env = _environment(environ)
+    listed = env.get("OTEL_TRACES_EXPORTER")
+    if listed is not None and listed.strip():
+        names = [name.strip().lower() for name in listed.split(",") if name.strip()]
+        if "none" in names:
+            return ()
+        return tuple(dict.fromkeys(names))
+    if any(env.get(name, "").strip() for name in _ENDPOINTS):
+        return ("otlp",)
+    return ()
+
+
+def otlp_protocol(environ: Mapping[str, str] | None = None) -> str:
+    """The OTLP protocol for traces: ``OTEL_EXPORTER_OTLP_TRACES_PROTOCOL``, else
+    ``OTEL_EXPORTER_OTLP_PROTOCOL``, else ``http/protobuf`` (lower-cased).
+    """
+    env = _environment(environ)
+    for name in ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"):
+        value = env.get(name, "").strip().lower()
+        if value:
+            return value
+    return "http/protobuf"

@@ -1,0 +1,232 @@
+"""The real ``gent`` command in a subprocess, configured only through ``OTEL_*`` variables,
+exporting OTLP (HTTP/protobuf) to a receiver the test starts on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from otel_helpers import OTEL_VARIABLES
+from otel_receiver import ReceivedSpan, TraceReceiver
+
+SECRET = "sk-otel-test-0123456789abcdef"
+
+CONFIG = """\
+model:
+  name: scripted
+  outputs:
+    - '<action>{"tool": "calculator", "args": {"expression": "17 * 23"}}</action>'
+    - '<answer>391</answer>'
+tools: [calculator]
+"""
+
+
+@pytest.fixture
+def receiver() -> Iterator[TraceReceiver]:
+    server = TraceReceiver()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def gent(
+    tmp_path: Path, *args: str, config: str = CONFIG, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """``gent ARGS`` in ``tmp_path`` (with ``agent.yaml`` written there), with ``variables``
+    added to an environment free of the developer's ``OTEL_*`` and ``GENT_*`` variables."""
+    (tmp_path / "agent.yaml").write_text(config, encoding="utf-8")
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in OTEL_VARIABLES and not name.startswith(("GENT_", "OTEL_"))
+    }
+    env.update(variables)
+    return subprocess.run(
+        [sys.executable, "-m", "gent_core", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def by_name(spans: list[ReceivedSpan]) -> dict[str, list[ReceivedSpan]]:
+    found: dict[str, list[ReceivedSpan]] = {}
+    for span in spans:
+        found.setdefault(span.name, []).append(span)
+    return found
+
+
+def test_gent_run_exports_its_spans_over_otlp_http(tmp_path: Path, receiver: TraceReceiver) -> None:
+    done = gent(
+        tmp_path,
+        "run",
+        "agent.yaml",
+        "What is 17 * 23?",
+        "-q",
+        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
+        OTEL_SERVICE_NAME="calculator-agent",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "391"
+    assert done.stderr == ""
+    assert set(receiver.content_types) == {"application/x-protobuf"}
+    spans = by_name(receiver.spans)
+    assert sorted(spans) == ["chat scripted", "execute_tool calculator", "invoke_agent gent"]
+    (run,) = spans["invoke_agent gent"]
+    chats = spans["chat scripted"]
+    (tool,) = spans["execute_tool calculator"]
+    assert len(chats) == 2
+    assert run.parent_span_id == b""
+    assert {span.parent_span_id for span in [*chats, tool]} == {run.span_id}
+    assert {span.trace_id for span in receiver.spans} == {run.trace_id}
+    assert run.resource["service.name"] == "calculator-agent"
+    assert run.scope == "gent_otel"
+    assert run.attributes["gen_ai.operation.name"] == "invoke_agent"
+    assert run.attributes["gen_ai.provider.name"] == "scripted"
+    assert run.attributes["gent.run.stop_reason"] == "answer"
+    assert run.attributes["gent.run.steps"] == 2
+    assert run.attributes["gent.task.chars"] == len("What is 17 * 23?")
+    assert run.attributes["gen_ai.usage.input_tokens"] == sum(
+        chat.attributes["gen_ai.usage.input_tokens"] for chat in chats
+    )
+    assert sorted(chat.attributes["gent.step"] for chat in chats) == [1, 2]
+    assert all(chat.attributes["gen_ai.response.finish_reasons"] == ("stop",) for chat in chats)
+    assert tool.attributes["gen_ai.tool.name"] == "calculator"
+    assert tool.attributes["gen_ai.tool.call.id"] == "call_0"
+    assert tool.attributes["gent.tool.arguments.chars"] == len('{"expression": "17 * 23"}')
+    assert tool.attributes["gent.tool.result.chars"] == len("391")
+    assert "gen_ai.tool.call.arguments" not in tool.attributes  # content is opt-in
+
+
+def test_a_credential_from_the_config_never_reaches_a_span(
+    tmp_path: Path, receiver: TraceReceiver
+) -> None:
+    config = (
+        "prompt:\n"
+        "  instructions: 'Sign requests with ${OTEL_TEST_API_TOKEN}.'\n"
+        "model:\n"
+        "  name: scripted\n"
+        "  outputs:\n"
+        f"""    - '<thinking>I hold {SECRET}</thinking><action>{{"tool": "calculator", """
+        f""""args": {{"expression": "1 + 1 # {SECRET}"}}}}</action>'\n"""
+        "    - '<answer>2</answer>'\n"
+        "tools: [calculator]\n"
+    )
+    done = gent(
+        tmp_path,
+        "run",
+        "agent.yaml",
+        "What is 1 + 1?",
+        "--json",
+        config=config,
+        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="true",
+        OTEL_TEST_API_TOKEN=SECRET,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["answer"] == "2"
+    spans = by_name(receiver.spans)
+    assert "invoke_agent gent" in spans
+    captured = [
+        (span.name, key, value)
+        for span in receiver.spans
+        for key, value in span.attributes.items()
+        if isinstance(value, str)
+    ]
+    assert not [found for found in captured if SECRET in found[2]]
+    # content was captured, with the credential masked where it was
+    chat_inputs = [value for name, key, value in captured if key == "gen_ai.input.messages"]
+    assert any("Sign requests with ***." in value for value in chat_inputs)
+    outputs = [value for name, key, value in captured if key == "gen_ai.output.messages"]
+    assert any("I hold ***" in value for value in outputs)
+    (tool,) = spans["execute_tool calculator"]
+    assert "***" in tool.attributes["gen_ai.tool.call.arguments"]
+    (run,) = spans["invoke_agent gent"]
+    assert "What is 1 + 1?" in run.attributes["gen_ai.input.messages"]  # the task as written
+
+
+@pytest.mark.parametrize(
+    ("switch", "value"),
+    [("GENT_DISABLE_PLUGINS", "otel"), ("OTEL_SDK_DISABLED", "true")],
+)
+def test_tracing_can_be_switched_off(
+    tmp_path: Path, receiver: TraceReceiver, switch: str, value: str
+) -> None:
+    done = gent(
+        tmp_path,
+        "run",
+        "agent.yaml",
+        "What is 17 * 23?",
+        "-q",
+        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
+        **{switch: value},
+    )
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "391", "")
+    assert receiver.spans == []
+
+
+def test_the_plugin_is_listed_and_can_be_disabled(tmp_path: Path) -> None:
+    listed = gent(tmp_path, "plugins", "--json")
+    assert listed.returncode == 0, listed.stderr
+    (otel,) = [info for info in json.loads(listed.stdout) if info["name"] == "otel"]
+    assert (otel["distribution"], otel["status"]) == ("gent-otel", "loaded")
+    disabled = gent(tmp_path, "plugins", "--json", GENT_DISABLE_PLUGINS="otel")
+    (otel,) = [info for info in json.loads(disabled.stdout) if info["name"] == "otel"]
+    assert otel["status"] == "disabled"
+
+
+def closed_port() -> int:
+    """A port of 127.0.0.1 with nothing listening (bound, then closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def test_a_broken_endpoint_never_fails_the_run(tmp_path: Path) -> None:
+    done = gent(
+        tmp_path,
+        "run",
+        "agent.yaml",
+        "What is 17 * 23?",
+        "-q",
+        OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{closed_port()}",
+        OTEL_EXPORTER_OTLP_TIMEOUT="2",
+    )
+    assert done.returncode == 0
+    assert done.stdout.strip() == "391"
+    assert "Failed to export spans batch" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_nothing_configured_imports_no_sdk_and_says_nothing(tmp_path: Path) -> None:
+    script = (
+        "import sys, asyncio\n"
+        "from gent_core import load_config\n"
+        "from gent_core.agent import Agent\n"
+        "agent = Agent.from_config(load_config('agent.yaml'))\n"
+        "result = agent.run_sync('What is 17 * 23?')\n"
+        "assert 'otel' in agent.plugin_manager.loaded_plugin_names()\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('opentelemetry'))\n"
+        "print(result.answer, loaded)\n"
+    )
+    (tmp_path / "agent.yaml").write_text(CONFIG, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENT_", "OTEL_"))}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "391 []", "")

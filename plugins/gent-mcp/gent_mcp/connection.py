@@ -168,6 +168,8 @@ class ServerConnection:
     def _start_failure(self, error: BaseException) -> str:
         leaf = _leaf(error)
         what = f"the MCP server {self.describe()}"
+        if self._gone is not None:  # the transport said why it closed the connection
+            return f"{what} could not be started: {self._gone}"
         if isinstance(leaf, FileNotFoundError) and self.options.command is not None:
             return (
                 f"{what} could not be started: the program {self.options.command[0]!r} (or "
@@ -236,10 +238,20 @@ class ServerConnection:
             from gent_mcp.stdio import stdio_transport
 
             return stdio_transport(
-                [program, *arguments], env=environment or None, cwd=cwd, errlog=errlog
+                [program, *arguments],
+                env=environment or None,
+                cwd=cwd,
+                errlog=errlog,
+                max_line_chars=options.max_line_chars,
+                on_overflow=self._overflowed,
             )
 
         return stdio_transport
+
+    def _overflowed(self, reason: str) -> None:
+        """The transport closed the connection because the server wrote past a bound."""
+        if self._gone is None:
+            self._gone = reason
 
     def _resolve_program(self, program: str) -> str:
         """``python``/``python3`` is the Python running gent; other names are looked up on

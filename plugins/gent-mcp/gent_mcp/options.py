@@ -54,6 +54,9 @@ class MCPOptions(BaseModel):
             gent's own error output.
         inline_resource_chars: An embedded text resource up to this many characters is put in
             the tool's output; a longer one goes to the agent's clipboard.
+        max_line_chars: The longest message (one line) a server started with ``command``
+            may write; a longer one closes its connection, so that a server writing without
+            end cannot fill the memory (its tools are then unavailable).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -72,6 +75,7 @@ class MCPOptions(BaseModel):
     writes: WritesPolicy = "hints"
     stderr: Literal["capture", "inherit"] = "capture"
     inline_resource_chars: int = Field(default=4000, ge=0)
+    max_line_chars: int = Field(default=20_000_000, ge=1)
 
     @field_validator("command", mode="before")
     @classmethod

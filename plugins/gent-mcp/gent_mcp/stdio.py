@@ -12,7 +12,9 @@ closes, whatever the server did:
 3. sends SIGKILL to whatever is left.
 
 The messages are newline-delimited JSON-RPC, as the SDK's client reads and writes them; a line
-that is not a JSON-RPC message reaches the session as an exception (the SDK's way).
+that is not a JSON-RPC message reaches the session as an exception (the SDK's way). Lines are
+read through :func:`gent_core.lines.bounded_lines`: a line longer than ``max_line_chars`` (a
+server writing without end) closes the connection instead of filling the memory.
 
 On Windows the SDK's own transport is used: it puts the server in a Job Object whose closing
 ends every process in it, whether the server exited by itself or not.
@@ -24,7 +26,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -92,7 +94,7 @@ async def end_process_group(
     await _wait(lambda: process.returncode is not None, _REAP_SECONDS)
 
 
-def _parse(line: bytes) -> Any:
+def _parse(line: str) -> Any:
     """One line from the server: a ``SessionMessage``, or the exception that reading it gave."""
     import mcp_types
     from mcp.shared.message import SessionMessage
@@ -106,7 +108,12 @@ def _parse(line: bytes) -> Any:
 
 @contextlib.asynccontextmanager
 async def _posix_transport(
-    command: Sequence[str], env: Mapping[str, str], cwd: Path, errlog: TextIO
+    command: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path,
+    errlog: TextIO,
+    max_line_chars: int,
+    on_overflow: Callable[[str], None],
 ) -> AsyncIterator[Any]:
     import anyio
     from mcp.shared.message import SessionMessage
@@ -119,25 +126,31 @@ async def _posix_transport(
     writer_done = anyio.Event()
 
     async def read_stdout() -> None:
+        from anyio.streams.text import TextReceiveStream
+
+        from gent_core.lines import LineTooLongError, bounded_lines
+
         assert process.stdout is not None
-        pending: list[bytes] = []
+        lines = bounded_lines(TextReceiveStream(process.stdout, errors="replace"), max_line_chars)
         delivering = True
         with contextlib.suppress(
             anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
         ):
             async with to_session:
-                async for chunk in process.stdout:
-                    start = 0
-                    while (end := chunk.find(b"\n", start)) >= 0:
-                        pending.append(chunk[start:end])
-                        line, pending = b"".join(pending), []
-                        start = end + 1
+                try:
+                    async for line in lines:
                         if delivering and line.strip():
                             try:
                                 await to_session.send(_parse(line))
                             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                                 delivering = False  # the session is gone: drain the pipe
-                    pending.append(chunk[start:])
+                except LineTooLongError as error:
+                    # Said before the stream closes, so calls in progress fail with it; the
+                    # server stays blocked on its full pipe until it is ended.
+                    on_overflow(
+                        f"it wrote a line of more than {error.limit:,} characters (the "
+                        "max_line_chars option), so its connection was closed"
+                    )
 
     async def write_stdin() -> None:
         assert process.stdin is not None
@@ -172,7 +185,13 @@ async def _posix_transport(
 
 
 def stdio_transport(
-    command: Sequence[str], *, env: Mapping[str, str] | None, cwd: Path, errlog: TextIO
+    command: Sequence[str],
+    *,
+    env: Mapping[str, str] | None,
+    cwd: Path,
+    errlog: TextIO,
+    max_line_chars: int = 20_000_000,
+    on_overflow: Callable[[str], None] = lambda reason: None,
 ) -> Any:
     """A (not yet entered) MCP client transport to the stdio server ``command``.
 
@@ -182,6 +201,10 @@ def stdio_transport(
             ``HOME``...), or ``None`` for that environment alone.
         cwd: The server's working directory.
         errlog: Where the server's error output goes (a file with a descriptor).
+        max_line_chars: The longest line the server may write (POSIX; the SDK's transport on
+            Windows has no bound).
+        on_overflow: Told why, when a line passes ``max_line_chars`` and the connection is
+            closed.
     """
     from mcp.client.stdio import get_default_environment
 
@@ -192,4 +215,11 @@ def stdio_transport(
         program, *arguments = command
         parameters = StdioServerParameters(command=program, args=arguments, env=env, cwd=cwd)
         return stdio_client(parameters, errlog=errlog)
-    return _posix_transport(command, get_default_environment() | dict(env or {}), cwd, errlog)
+    return _posix_transport(
+        command,
+        get_default_environment() | dict(env or {}),
+        cwd,
+        errlog,
+        max_line_chars,
+        on_overflow,
+    )

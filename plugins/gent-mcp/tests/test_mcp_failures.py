@@ -340,3 +340,31 @@ def test_cancelling_a_run_while_a_server_starts_is_a_cancellation(
     with pytest.raises(asyncio.CancelledError):
         asyncio.run(scenario())
     assert not pid_alive(int(pid_file.read_text()))
+
+
+def test_a_server_writing_a_line_without_end_is_cut_off_at_max_line_chars(
+    sandbox: PluginSandbox,
+) -> None:
+    agent = agent_from(
+        sandbox,
+        agent_config(
+            action("echo", '{"text": "ok", "times": 20000}'),  # 59,999 characters: fits
+            action("flood"),
+            action("echo", '{"text": "again"}'),
+            action("calculator", '{"expression": "6 * 7"}'),
+            "<answer>42</answer>",
+            tools=[toolbox_entry(max_line_chars=200_000), "calculator"],
+        ),
+    )
+    result = run_and_close(agent, "flood it, then compute")
+    assert result.ok and result.answer == "42"
+    fits, flooded, gone, computed = (step.calls[0] for step in result.steps[:4])
+    assert fits.status == "success" and len(fits.output["result"]) == 59_999
+    assert flooded.status == "error"
+    assert (flooded.error or "").startswith("Tool 'flood' failed: the MCP server 'toolbox'")
+    assert gone.error == (
+        "Tool 'echo' is unavailable: its MCP server 'toolbox' is no longer running (it wrote a "
+        "line of more than 200,000 characters (the max_line_chars option), so its connection "
+        "was closed). Do not call its tools again."
+    )
+    assert computed.output == 42

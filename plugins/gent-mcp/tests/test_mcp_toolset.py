@@ -53,6 +53,7 @@ def test_the_servers_tools_are_offered_with_its_schemas(sandbox: PluginSandbox) 
     assert set(tools) == {
         "echo",
         "crash",
+        "flood",
         "sleep",
         "fail",
         "refuse",
@@ -272,7 +273,7 @@ def test_open_and_close_in_different_tasks_and_close_twice(sandbox: PluginSandbo
         )
 
     running, count, left, message = asyncio.run(scenario())
-    assert running == 1 and count == 10
+    assert running == 1 and count == 11
     assert left == []
     assert "its MCP server 'toolbox' is no longer running (it was stopped)" in message
 

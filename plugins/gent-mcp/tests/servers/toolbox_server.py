@@ -1,5 +1,6 @@
 """A real MCP server (the SDK's MCPServer, over stdio) with tools that exercise gent-mcp:
-every kind of content, a tool error, a crash mid-call, and a tool that hangs.
+every kind of content, a tool error, a crash mid-call, a tool that hangs, and one that writes a
+line without end over the MCP channel.
 
 Run as ``python toolbox_server.py [--pid-file FILE]``; with ``--pid-file`` the server writes
 its process id there as soon as it starts (so tests can check it is gone afterwards), and the
@@ -41,6 +42,9 @@ if "--pid-file" in sys.argv:
     pid_file.write_text(str(os.getpid()))
     SLEEPING = pid_file.with_name(pid_file.name + ".sleeping")
 
+# The MCP channel, kept before the SDK diverts standard output away from it.
+WIRE = os.dup(sys.stdout.fileno())
+
 server = MCPServer("toolbox")
 
 
@@ -53,6 +57,14 @@ def echo(text: str, times: int = 1) -> str:
 def crash() -> str:
     print("toolbox: crashing on purpose", file=sys.stderr, flush=True)
     os._exit(3)
+
+
+@server.tool(description="Write one line without end over the MCP channel, then answer.")
+def flood(megabytes: int = 200) -> str:
+    block = b"x" * (1 << 20)
+    for _ in range(megabytes):  # a client that reads it all fails its test instead of hanging
+        os.write(WIRE, block)
+    return "flooded"
 
 
 @server.tool(description="Sleep for the given seconds, then answer.")

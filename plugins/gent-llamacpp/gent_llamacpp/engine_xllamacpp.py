@@ -15,13 +15,6 @@ Three things the server does that an in-process model must not are undone here:
 * it installs its own SIGINT and SIGTERM handlers (Ctrl-C would stop the server, not the
   program): the process's handlers are saved before and restored after it starts;
 * it logs to stderr: off unless the ``verbose`` option is set.
-
-And one it does that gent cannot undo: destroying a server (xllamacpp's ``Server`` destructor
-joins the server's threads) sometimes never returns; seen on a loaded 2-core machine, in two of
-three tries with this module's settings, and while it waits it holds the GIL, so the whole
-process hangs. :meth:`XllamacppEngine.close` therefore never destroys the server: it is left
-idle (no request reaches it any more) and its memory is returned when the process exits, which
-then takes no time. A process that loads and closes many models keeps each one's memory.
 """
 
 from __future__ import annotations
@@ -52,8 +45,6 @@ from gent_llamacpp.engine import (
 __all__ = ["XllamacppEngine"]
 
 _SIGNALS = ("SIGINT", "SIGTERM")
-_RETIRED: list[Any] = []
-"""Closed servers, kept until the process exits (never destroyed)."""
 
 
 @contextlib.contextmanager
@@ -181,15 +172,9 @@ class XllamacppEngine:
         return ModelError(f"llama.cpp failed: {message}")
 
     def close(self) -> None:
-        """Stop using the server; it is kept, idle, until the process exits (see the module's
-        documentation: destroying it can hang the process).
-        """
+        """Stop the server and free the model."""
         server, self._server = self._server, None
-        if server is not None:
-            _RETIRED.append(server)
-            # One reference more than anything will ever drop: not even the interpreter's
-            # shutdown destroys it.
-            ctypes.pythonapi.Py_IncRef(ctypes.py_object(server))
+        del server  # the server's destructor stops its loop and frees the model
         shutil.rmtree(self._socket_dir, ignore_errors=True)
 
 

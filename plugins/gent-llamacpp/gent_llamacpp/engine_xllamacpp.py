@@ -80,7 +80,7 @@ class XllamacppEngine:
     binding: Binding = "xllamacpp"
 
     def __init__(self, path: str, options: EngineOptions) -> None:
-        import xllamacpp  # type: ignore[import-untyped]
+        import xllamacpp
 
         self._n_ctx = options.n_ctx
         self._grammar_ok: dict[str, bool] = {}

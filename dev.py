@@ -11,7 +11,10 @@
     python3 dev.py setup           only create/refresh the development environment
 
 The environment is a virtualenv in ``.venv`` (override with ``GENT_VENV``) with gent-core and
-every package under ``plugins/`` installed editable. It is rebuilt only when a
+every package under ``plugins/`` installed editable. Each command installs only what it needs,
+the first time: ``demo`` the packages of the demo agent (prebuilt wheels only, no compiler),
+``docs`` the documentation tools, every other command everything (which builds
+llama-cpp-python, the tests' second llama.cpp binding). An install is redone only when a
 ``pyproject.toml`` changes.
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -31,6 +35,8 @@ VENV = Path(os.environ.get("GENT_VENV", ROOT / ".venv"))
 OTHER_PYTHONS = ("3.10", "3.12", "3.13")
 DEMO_CONFIG = ROOT / "examples" / "calculator.yaml"
 DEMO_TASK = "What is 17 * 23?"
+DEMO_PLUGINS = ("gent-llamacpp", "gent-xml", "gent-json", "gent-tools-basic")
+"""The plugins examples/calculator.yaml uses (its model, format, tool chain and tool)."""
 
 
 def plugin_dirs() -> list[Path]:
@@ -62,21 +68,46 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
-def setup() -> None:
-    """Create the virtualenv and install everything editable, if anything changed."""
+def requirements(profile: str) -> list[str]:
+    """What ``pip install`` gets for ``profile``: ``demo``, ``docs`` or ``full``."""
+    if profile == "docs":
+        return ["-e", ".[docs]"]
+    if profile == "demo":
+        demo = ["-e", "."]
+        for name in DEMO_PLUGINS:
+            demo += ["-e", f"plugins/{name}"]
+        return demo
+    full = ["-e", ".[dev,docs]"]
+    for plugin in plugin_dirs():
+        full += ["-e", f"{plugin.relative_to(ROOT)}[test]"]
+    return [*full, "tox>=4"]
+
+
+def _installed_profiles(stamp: Path) -> dict[str, str]:
+    """The profiles installed in the virtualenv, each with the fingerprint it was made for."""
+    try:
+        done = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        return {}
+    return done if isinstance(done, dict) else {}
+
+
+def setup(profile: str = "full") -> None:
+    """Create the virtualenv and install ``profile``'s packages editable, unless they (or
+    everything) are installed already for the current pyproject.toml files."""
     stamp = VENV / ".gent-dev-stamp"
     fingerprint = _fingerprint()
-    if stamp.exists() and stamp.read_text() == fingerprint:
+    done = _installed_profiles(stamp)
+    if fingerprint in (done.get(profile), done.get("full")):
         return
     if not Path(venv_bin("python")).exists():
         print(f"creating virtualenv {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
         run(venv_bin("python"), "-m", "pip", "install", "-q", "--upgrade", "pip")
-    requirements = ["-e", ".[dev,docs]"]
-    for plugin in plugin_dirs():
-        requirements += ["-e", f"{plugin.relative_to(ROOT)}[test]"]
-    run(venv_bin("python"), "-m", "pip", "install", "-q", *requirements, "tox>=4")
-    stamp.write_text(fingerprint)
+    run(venv_bin("python"), "-m", "pip", "install", "-q", *requirements(profile))
+    done = {name: value for name, value in done.items() if value == fingerprint}
+    done[profile] = fingerprint
+    stamp.write_text(json.dumps(done))
 
 
 def lint() -> None:
@@ -158,7 +189,7 @@ def test(fast: bool, extra: list[str]) -> None:
 
 
 def demo(task: str) -> None:
-    setup()
+    setup("demo")
     run(venv_bin("gent"), "run", str(DEMO_CONFIG.relative_to(ROOT)), task)
 
 
@@ -237,7 +268,7 @@ def main() -> None:
         setup()
         typecheck()
     elif args.command == "docs":
-        setup()
+        setup("docs")
         docs()
 
 

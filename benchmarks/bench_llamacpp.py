@@ -8,6 +8,9 @@ evaluation excluded (the prompt is cached by a first, untimed run):
 * eager:       the same grammar applied to every candidate at every step
                (llama-cpp-python's ``create_completion(grammar=...)``), for comparison.
 
+The three run on the llama-cpp-python binding (the eager comparison needs its high-level API);
+``xllamacpp`` adds the default binding's rate with the grammar (llama.cpp's own lazy sampler).
+
 Run: python benchmarks/bench_llamacpp.py [--runs N] [--max-tokens N]
 """
 
@@ -70,7 +73,7 @@ async def gent_rate(model: LlamaCppModel, request: ModelRequest) -> tuple[float,
 def eager_rate(model: LlamaCppModel, prompt: str, grammar: str, max_tokens: int) -> float:
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    llm: Any = model._llm
+    llm: Any = model._engine._llm  # type: ignore[union-attr]
     llm.create_completion(prompt, max_tokens=1)  # cache the prompt
     started = time.perf_counter()
     count = 0
@@ -96,17 +99,21 @@ async def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=120)
     args = parser.parse_args()
 
-    free = LlamaCppModel(seed=1, temperature=0.8, grammar=False)
-    constrained = LlamaCppModel(seed=1, temperature=0.8, grammar=True)
+    binding = "llama-cpp-python"
+    free = LlamaCppModel(seed=1, temperature=0.8, grammar=False, binding=binding)
+    constrained = LlamaCppModel(seed=1, temperature=0.8, grammar=True, binding=binding)
+    prebuilt = LlamaCppModel(seed=1, temperature=0.8, grammar=True, binding="xllamacpp")
     started = time.perf_counter()
     await free.load()
     print(f"model load: {time.perf_counter() - started:.2f} s (first load in this process)")
     await constrained.load()
     print(f"model load: {constrained.load_seconds:.2f} s (second load)")
+    await prebuilt.load()
+    print(f"model load: {prebuilt.load_seconds:.2f} s (xllamacpp)")
     print()
     header = f"{'combination':<16} {'free tok/s':>10} {'gent tok/s':>10} {'eager tok/s':>11}"
     print(f"{header} {'gent/free':>9} {'gent/eager':>10}")
-    totals: dict[str, list[float]] = {"free": [], "gent": [], "eager": []}
+    totals: dict[str, list[float]] = {"free": [], "gent": [], "eager": [], "xllamacpp": []}
     from recorder import Recorder
 
     record = Recorder(
@@ -125,7 +132,7 @@ async def main() -> None:
                 list(structure.sections)
             )
             grammar = build_agent_grammar(structure).text
-            rates: dict[str, list[float]] = {"free": [], "gent": [], "eager": []}
+            rates: dict[str, list[float]] = {"free": [], "gent": [], "eager": [], "xllamacpp": []}
             for task in TASKS[: max(1, args.runs)]:
                 request = ModelRequest(
                     [Message.system(system), Message.user(task)],
@@ -134,6 +141,7 @@ async def main() -> None:
                 )
                 rates["free"].append((await gent_rate(free, request))[0])
                 rates["gent"].append((await gent_rate(constrained, request))[0])
+                rates["xllamacpp"].append((await gent_rate(prebuilt, request))[0])
                 prompt = constrained.prompt_for(request)
                 rates["eager"].append(eager_rate(constrained, prompt, grammar, args.max_tokens))
             means = {key: statistics.mean(values) for key, values in rates.items()}
@@ -175,9 +183,18 @@ async def main() -> None:
         other=overall["free"],
         lower_is_better=False,
     )
+    record.measure(
+        "mean over formats x chains: constrained generation with xllamacpp",
+        overall["xllamacpp"],
+        "tok/s",
+        versus="llama-cpp-python with gent's grammar",
+        other=overall["gent"],
+        lower_is_better=False,
+    )
     record.save()
     await free.aclose()
     await constrained.aclose()
+    await prebuilt.aclose()
 
 
 if __name__ == "__main__":

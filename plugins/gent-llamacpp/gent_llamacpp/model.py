@@ -1,24 +1,22 @@
-"""The ``llamacpp`` model: a GGUF model run in-process with llama-cpp-python.
+"""The ``llamacpp`` model: a GGUF model run in-process by a llama.cpp binding.
 
-Generation runs in a worker thread that feeds an asyncio queue, so the event loop never
-blocks; a flag checked between tokens stops it when the stream is closed early. With an
-output structure, the prompt is a few-shot completion prompt in the agent's own format and
-the output is constrained by a GBNF grammar built from the structure
-(:func:`gent_core.grammar.build_agent_grammar`).
+The binding is an implementation detail chosen by the ``binding`` option
+(:mod:`gent_llamacpp.engine`): xllamacpp's prebuilt wheels by default, llama-cpp-python on
+request. Generation runs in a worker thread that feeds an asyncio queue, so the event loop
+never blocks; a flag checked between tokens and between prompt batches stops it when the stream
+is closed early or the task is cancelled (Ctrl-C). With an output structure, the prompt is a
+few-shot completion prompt in the agent's own format and the output is constrained by a GBNF
+grammar built from the structure (:func:`gent_core.grammar.build_agent_grammar`).
 
-Grammar safety: a grammar llama.cpp cannot parse makes its sampler constructor return NULL,
-which llama-cpp-python would add to the sampler chain and crash on. Every grammar is
-therefore checked twice before use: by gent's pure-Python checker
-(:func:`gent_core.grammar.check_gbnf`), then by llama.cpp's own parser
-(``llama_sampler_init_grammar`` on the loaded vocabulary, whose failure is a NULL return, not a
-crash). A grammar failing either check is not used: generation runs unconstrained and a
-warning is logged, so the agent keeps running (its parsers still report messy output).
+Grammar safety: every grammar is checked by gent's pure-Python checker
+(:func:`gent_core.grammar.check_gbnf`), then by llama.cpp's own parser. A grammar failing
+either check is not used: generation runs unconstrained and a warning is logged, so the agent
+keeps running (its parsers still report messy output).
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import logging
 import os
 import threading
@@ -37,6 +35,7 @@ from gent_core.model import (
     OutputStructure,
     Usage,
 )
+from gent_llamacpp.engine import Engine, GrammarRejected, Sampling
 from gent_llamacpp.options import LlamaCppOptions, parse_options
 from gent_llamacpp.stops import StopMatcher
 
@@ -45,6 +44,7 @@ __all__ = ["GenerationStats", "LlamaCppModel"]
 logger = logging.getLogger("gent.llamacpp")
 
 _Item = tuple[str, Any]
+_UNCONSTRAINED = "llama.cpp rejected the agent grammar; generating unconstrained"
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,10 @@ class GenerationStats:
         prompt_seconds: Time to evaluate the (uncached part of the) prompt.
         generation_seconds: Time from the first sampled token to the end.
         grammar: Whether a grammar constrained the output.
-        resampled: Tokens the grammar refused and that were sampled again under it.
+        resampled: Tokens the grammar refused and that were sampled again under it (``None``
+            when the binding does not report it).
+        binding: The llama.cpp binding that generated (``xllamacpp``, ``llama-cpp-python``).
+        finish: How generation ended: ``stop``, ``length`` or ``cancelled``.
     """
 
     prompt_tokens: int
@@ -65,7 +68,9 @@ class GenerationStats:
     prompt_seconds: float
     generation_seconds: float
     grammar: bool
-    resampled: int
+    resampled: int | None
+    binding: str = ""
+    finish: str = ""
 
     @property
     def tokens_per_second(self) -> float:
@@ -74,12 +79,12 @@ class GenerationStats:
 
 
 class LlamaCppModel(Model):
-    """A local GGUF model (default: Gemma 3 270M) run with llama-cpp-python.
+    """A local GGUF model (default: Gemma 3 270M) run in-process by a llama.cpp binding.
 
     Args:
         **options: See :class:`~gent_llamacpp.options.LlamaCppOptions` (``model_path``,
-            ``n_ctx``, ``n_threads``, ``seed``, ``temperature``, ``max_tokens``, ``grammar``,
-            ``few_shot``...).
+            ``binding``, ``n_ctx``, ``n_threads``, ``seed``, ``temperature``, ``max_tokens``,
+            ``grammar``, ``few_shot``...).
 
     Raises:
         ConfigError: For an unknown or invalid option.
@@ -90,72 +95,61 @@ class LlamaCppModel(Model):
 
     def __init__(self, **options: Any) -> None:
         self.options: LlamaCppOptions = parse_options(options)
-        self._llm: Any = None
+        self._engine: Engine | None = None
         self._path: str | None = self.options.model_path
         self._load_lock = threading.Lock()
         self._generate_lock = threading.Lock()
-        self._grammar_ok: dict[str, bool] = {}
         self.load_seconds: float | None = None
         self.last_stats: GenerationStats | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
+    @property
+    def binding(self) -> str | None:
+        """The binding of the loaded model (``None`` before :meth:`load`)."""
+        return self._engine.binding if self._engine is not None else None
+
     def _load_sync(self) -> None:
         with self._load_lock:
-            if self._llm is not None:
+            if self._engine is not None:
                 return
-            try:
-                import llama_cpp
-            except ImportError as error:
-                raise ModelError(
-                    "llama-cpp-python is not installed",
-                    hint="Install it with 'pip install llama-cpp-python'.",
-                ) from error
+            from gent_llamacpp.engine import EngineOptions, open_engine, resolve_binding
+
+            binding = resolve_binding(self.options.binding)
             if self._path is None:
                 from gent_llamacpp.model_file import model_file
 
                 self._path = str(model_file())
             if not os.path.isfile(self._path):
                 raise ModelError(f"model file not found: {self._path}")
-            started = time.perf_counter()
             options = self.options
-            from llama_cpp._utils import suppress_stdout_stderr
-
-            try:
-                # llama.cpp prints some notices straight to the process's stderr whatever
-                # `verbose` says; they would break into the live view, so silence the load.
-                with suppress_stdout_stderr(disable=options.verbose):
-                    self._llm = llama_cpp.Llama(
-                        model_path=self._path,
-                        n_ctx=options.n_ctx,
-                        n_threads=options.n_threads or os.cpu_count() or 1,
-                        seed=(
-                            options.seed
-                            if options.seed is not None
-                            else llama_cpp.LLAMA_DEFAULT_SEED
-                        ),
-                        verbose=options.verbose,
-                    )
-            except (ValueError, RuntimeError) as error:
-                raise ModelError(f"cannot load model {self._path}: {error}") from error
+            started = time.perf_counter()
+            self._engine = open_engine(
+                binding,
+                self._path,
+                EngineOptions(
+                    n_ctx=options.n_ctx,
+                    n_threads=options.n_threads or os.cpu_count() or 1,
+                    seed=options.seed,
+                    verbose=options.verbose,
+                ),
+            )
             self.load_seconds = time.perf_counter() - started
 
     async def load(self) -> None:
         """Load the model weights (in a worker thread); later calls do nothing."""
-        if self._llm is None:
+        if self._engine is None:
             await asyncio.to_thread(self._load_sync)
 
     async def aclose(self) -> None:
         """Release the model weights."""
-        llm, self._llm = self._llm, None
-        if llm is not None:
-            await asyncio.to_thread(self._close_llm, llm)
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            await asyncio.to_thread(self._close_engine, engine)
 
-    def _close_llm(self, llm: Any) -> None:
+    def _close_engine(self, engine: Engine) -> None:
         with self._generate_lock:
-            close = getattr(llm, "close", None)
-            if callable(close):
-                close()
+            engine.close()
 
     def identity(self) -> ModelIdentity:
         """Provider ``llamacpp``, the model file's name, ``text_completion`` (a raw prompt)."""
@@ -186,22 +180,10 @@ class LlamaCppModel(Model):
         text = checked_agent_grammar(structure, logger)
         if text is None:
             return None
-        if self._llm is not None and not self._llama_accepts(text):
-            logger.warning("llama.cpp rejected the agent grammar; generating unconstrained")
+        if self._engine is not None and self._engine.accepts_grammar(text) is False:
+            logger.warning(_UNCONSTRAINED)
             return None
         return text
-
-    def _llama_accepts(self, text: str) -> bool:
-        if text not in self._grammar_ok:
-            import llama_cpp
-
-            sampler = llama_cpp.llama_sampler_init_grammar(
-                self._llm._model.vocab, text.encode("utf-8"), b"root"
-            )
-            if sampler:
-                llama_cpp.llama_sampler_free(sampler)
-            self._grammar_ok[text] = bool(sampler)
-        return self._grammar_ok[text]
 
     # ----------------------------------------------------------------- generation
 
@@ -216,7 +198,8 @@ class LlamaCppModel(Model):
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
         """Generate for ``request`` chunk by chunk; the last chunk has usage and finish reason.
 
-        Closing the iterator early stops generation before the next token.
+        Closing the iterator early, or cancelling the task consuming it, stops generation
+        before the next token (or the next prompt batch).
 
         Raises:
             ModelError: When the model cannot be loaded or the prompt does not fit ``n_ctx``.
@@ -267,76 +250,60 @@ class LlamaCppModel(Model):
         cancel: threading.Event,
         emit: Callable[[str, Any], None],
     ) -> None:
-        import llama_cpp
-
-        from gent_llamacpp.sampling import TokenSampler, prepare_prompt
-
         options = self.options
+        temperature = (
+            request.temperature if request.temperature is not None else options.temperature
+        )
+        sampling = Sampling(
+            temperature=temperature,
+            top_k=options.top_k,
+            top_p=options.top_p,
+            min_p=options.min_p,
+            repeat_penalty=options.repeat_penalty,
+            seed=options.seed,
+        )
         with self._generate_lock:
-            llm = self._llm
-            if llm is None:
+            engine = self._engine
+            if engine is None:
                 raise ModelError("the model was closed")
-            tokens = llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
-            room = options.n_ctx - len(tokens)
-            if room <= 0:
-                raise ModelError(
-                    f"the prompt has {len(tokens)} tokens; the context window (n_ctx) is "
-                    f"{options.n_ctx}",
-                    hint="Raise the 'n_ctx' option or shorten the conversation.",
-                )
-            limit = min(request.max_tokens or options.max_tokens, room)
-            temperature = (
-                request.temperature if request.temperature is not None else options.temperature
-            )
             matcher = StopMatcher(stops)
-            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            vocab = llm._model.vocab
-            generated = 0
-            finish = "length"
-            seed = options.seed if options.seed is not None else llama_cpp.LLAMA_DEFAULT_SEED
-            sampler = TokenSampler(
-                llm,
-                temperature=temperature,
-                top_k=options.top_k,
-                top_p=options.top_p,
-                min_p=options.min_p,
-                seed=seed,
-                grammar=grammar,
-                repeat_penalty=options.repeat_penalty,
-            )
-            started = time.perf_counter()
+
+            def on_text(text: str) -> bool:
+                text = matcher.feed(text)
+                if text:
+                    emit("text", text)
+                return matcher.stopped
+
+            def run(grammar: str | None) -> Any:
+                return engine.generate(
+                    prompt,
+                    max_tokens=request.max_tokens or options.max_tokens,
+                    sampling=sampling,
+                    grammar=grammar,
+                    stops=stops,
+                    on_text=on_text,
+                    cancelled=cancel.is_set,
+                )
+
             try:
-                llm.eval(prepare_prompt(llm, tokens))
-                prompt_done = time.perf_counter()
-                while not cancel.is_set():
-                    token = sampler.sample()
-                    if llama_cpp.llama_vocab_is_eog(vocab, token):
-                        finish = "stop"
-                        break
-                    generated += 1
-                    text = matcher.feed(decoder.decode(llm.detokenize([token])))
-                    if text:
-                        emit("text", text)
-                    if matcher.stopped:
-                        finish = "stop"
-                        break
-                    if generated >= limit:
-                        break
-                    llm.eval([token])
-                else:
-                    finish = "cancelled"
-            finally:
-                sampler.close()
+                result = run(grammar)
+            except GrammarRejected:
+                logger.warning(_UNCONSTRAINED)
+                grammar = None
+                result = run(None)
             self.last_stats = GenerationStats(
-                prompt_tokens=len(tokens),
-                output_tokens=generated,
-                prompt_seconds=prompt_done - started,
-                generation_seconds=time.perf_counter() - prompt_done,
+                prompt_tokens=result.prompt_tokens,
+                output_tokens=result.output_tokens,
+                prompt_seconds=result.prompt_seconds,
+                generation_seconds=result.generation_seconds,
                 grammar=grammar is not None,
-                resampled=sampler.resampled,
+                resampled=result.resampled,
+                binding=engine.binding,
+                finish=result.finish,
             )
-            rest = matcher.feed(decoder.decode(b"", final=True)) + matcher.flush()
+            rest = matcher.flush()
             if rest:
                 emit("text", rest)
-            usage = Usage(input_tokens=len(tokens), output_tokens=generated)
+            finish = "stop" if matcher.stopped else result.finish
+            usage = Usage(input_tokens=result.prompt_tokens, output_tokens=result.output_tokens)
             emit("done", ModelChunk("", usage=usage, finish_reason=finish))

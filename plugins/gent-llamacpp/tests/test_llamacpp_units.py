@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from gent_llamacpp.engine import resolve_binding
 from gent_llamacpp.model import LlamaCppModel
 from gent_llamacpp.stops import StopMatcher
 from hypothesis import given
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
 
 from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
-from gent_core.errors import ConfigError
+from gent_core.errors import ConfigError, ModelError
 from gent_core.grammar import build_agent_grammar
 from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
@@ -63,15 +65,52 @@ def test_options_are_validated_with_clear_errors() -> None:
     assert model.describe().startswith("llamacpp ")
 
 
-def test_listing_plugins_does_not_import_llama_cpp() -> None:
+def test_listing_plugins_does_not_import_a_binding() -> None:
     code = (
         "import sys, gent_llamacpp.plugin as p; p.gent_register_models(); "
-        "print('llama_cpp' in sys.modules)"
+        "from gent_llamacpp import LlamaCppModel; LlamaCppModel(binding='xllamacpp'); "
+        "print([m for m in ('llama_cpp', 'xllamacpp') if m in sys.modules])"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "False"
+    assert result.stdout.strip() == "[]"
+
+
+def test_binding_option_names_what_is_accepted() -> None:
+    assert LlamaCppModel().options.binding == "auto"
+    assert LlamaCppModel(binding="llama-cpp-python").options.binding == "llama-cpp-python"
+    with pytest.raises(ConfigError, match="binding") as raised:
+        LlamaCppModel(binding="llama_cpp")
+    assert "xllamacpp" in str(raised.value) and "llama-cpp-python" in str(raised.value)
+
+
+def test_a_missing_binding_is_a_model_error_saying_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name in ("xllamacpp", "llama_cpp") else real(name, *args),
+    )
+    for choice in ("auto", "xllamacpp", "llama-cpp-python"):
+        model = LlamaCppModel(binding=choice)
+        with pytest.raises(ModelError) as raised:
+            asyncio.run(model.load())
+        assert "is not installed" in str(raised.value) or "no llama.cpp binding" in str(
+            raised.value
+        )
+        assert "pip install xllamacpp" in (raised.value.hint or "")
+        assert "gent-llamacpp[llama-cpp-python]" in (raised.value.hint or "")
+
+
+def test_auto_prefers_the_prebuilt_binding() -> None:
+    # Both are installed in the test environment; auto takes xllamacpp, the prebuilt one.
+    assert resolve_binding("auto") == "xllamacpp"
+    assert resolve_binding("llama-cpp-python") == "llama-cpp-python"
 
 
 def test_example_arguments_are_valid_for_the_tools() -> None:

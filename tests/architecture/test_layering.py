@@ -79,6 +79,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "applications: command line, evaluation, testing kit, the public namespace",
         (
             "gent_core.cli",
+            "gent_core._history",
             "gent_core.eval",
             "gent_core.testing",
             "gent_core.scaffold",

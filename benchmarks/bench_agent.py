@@ -92,7 +92,7 @@ from agent_peers import AgentExecutorRunner, LangGraphRunner, SmolagentsRunner  
 from gent_json.chain import JSONToolChain  # noqa: E402
 from gent_xml.format import XMLFormat  # noqa: E402
 
-from gent_core.agent import Agent, AgentEvent, OutputEvent  # noqa: E402
+from gent_core._agent import Agent, AgentEvent, OutputEvent  # noqa: E402
 from gent_core.context import Limits  # noqa: E402
 from gent_core.model import ModelRequest  # noqa: E402
 from gent_core.testing import ScriptedModel  # noqa: E402

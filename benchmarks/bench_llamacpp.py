@@ -25,12 +25,12 @@ from typing import Any
 from gent_llamacpp.model import LlamaCppModel
 
 from gent_core import tool
-from gent_core.grammar import build_agent_grammar
+from gent_core._grammar import build_agent_grammar
+from gent_core._terminations.text import TextTermination
 from gent_core.messages import Message
 from gent_core.model import ModelRequest, OutputStructure
 from gent_core.sections import TextSection
-from gent_core.terminations.text import TextTermination
-from gent_core.testing.helpers import PluginSandbox
+from gent_core.testing._helpers import PluginSandbox
 
 FORMATS = ["xml", "markdown"]
 CHAINS = ["json", "yaml"]

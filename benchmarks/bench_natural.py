@@ -38,7 +38,7 @@ from gent_natural import TextReader, read_text, stream_text_events, to_native, t
 from gent_natural.events import ToolCallRead  # noqa: E402
 from recorder import Recorder  # noqa: E402
 
-from gent_core.openai_messages import messages_from_openai, messages_to_openai  # noqa: E402
+from gent_core._openai_messages import messages_from_openai, messages_to_openai  # noqa: E402
 
 RECORD = Recorder(
     "bench_natural",

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from gent_core.testing.distributions import write_plugin_project  # noqa: E402
+from gent_core.testing._distributions import write_plugin_project  # noqa: E402
 
 PLUGIN_SOURCE = """
 from gent_core import hookimpl

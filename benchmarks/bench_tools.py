@@ -31,8 +31,8 @@ from gent_xml.format import XMLFormat  # noqa: E402
 from gent_yaml import YAMLToolChain  # noqa: E402
 from recorder import Recorder  # noqa: E402
 
+from gent_core._execution import execute_action  # noqa: E402
 from gent_core.context import ExecutionContext  # noqa: E402
-from gent_core.execution import execute_action  # noqa: E402
 from gent_core.toolchain import ToolChain  # noqa: E402
 from gent_core.tools import tool  # noqa: E402
 from gent_core.tools.base import Tool  # noqa: E402

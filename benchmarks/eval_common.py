@@ -171,7 +171,7 @@ tools: [calculator, current_time]
 
 def load_tasks(limit: int | None = None, ids: Sequence[str] = ()) -> Any:
     """The shipped suite's tasks (the first ``limit``, or those named)."""
-    from gent_core.eval import load_suite
+    from gent_core._eval import load_suite
 
     suite = load_suite(SUITE)
     if ids:
@@ -217,8 +217,8 @@ class ToolRecorder:
     """Runs gent's real tools for a peer framework and records each call like gent does."""
 
     def __init__(self) -> None:
-        from gent_core.plugins.manager import get_plugin_manager
-        from gent_core.plugins.registry import Registry
+        from gent_core._plugins.manager import get_plugin_manager
+        from gent_core._plugins.registry import Registry
 
         registry = Registry.from_plugin_manager(get_plugin_manager())
         self.tools = {
@@ -228,9 +228,9 @@ class ToolRecorder:
 
     def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
         """Run ``tool``; return (success, output or the model-facing error text)."""
-        from gent_core.agent.records import ToolCallRecord
+        from gent_core._agent.records import ToolCallRecord
+        from gent_core._serialize import to_jsonable
         from gent_core.errors import GentError
-        from gent_core.serialize import to_jsonable
         from gent_core.testing import run_tool_sync
 
         try:
@@ -251,8 +251,8 @@ class ToolRecorder:
 
 def judge(task: Any, run: PeerRun) -> PeerRun:
     """Apply the suite's checks to a peer's run (answered and every check passes)."""
-    from gent_core.agent.records import RunResult, RunStats, StepRecord
-    from gent_core.eval.checks import CheckContext
+    from gent_core._agent.records import RunResult, RunStats, StepRecord
+    from gent_core._eval.checks import CheckContext
 
     answered = run.answer is not None and run.error is None
     steps = [StepRecord(1, "", "action", calls=list(run.calls))]

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.lazy import export_names, load_export
+from gent_core._lazy import export_names, load_export
 
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    # the agent
+    "Agent": "gent_core._agent",
+    "ApprovalPolicy": "gent_core._agent.approval",
     # plugin system
-    "hookimpl": "gent_core.plugins.hookspecs",
-    "hookspec": "gent_core.plugins.hookspecs",
-    "GentPluginManager": "gent_core.plugins.manager",
-    "PluginInfo": "gent_core.plugins.manager",
-    "build_plugin_manager": "gent_core.plugins.manager",
-    "get_plugin_manager": "gent_core.plugins.manager",
-    "Registry": "gent_core.plugins.registry",
-    "ToolCallDecision": "gent_core.plugins.decisions",
+    "hookimpl": "gent_core.hookspecs",
+    "hookspec": "gent_core.hookspecs",
+    "GentPluginManager": "gent_core._plugins.manager",
+    "PluginInfo": "gent_core._plugins.manager",
+    "build_plugin_manager": "gent_core._plugins.manager",
+    "get_plugin_manager": "gent_core._plugins.manager",
+    "Registry": "gent_core._plugins.registry",
+    "ComponentKind": "gent_core._plugins.registry",
+    "PluginSelection": "gent_core._plugins.manager",
+    "Command": "gent_core._plugins.commands",
+    "ToolCallDecision": "gent_core._plugins.decisions",
     # messages and sections
     "ContentPart": "gent_core.messages",
     "ImagePart": "gent_core.messages",
@@ -44,9 +50,9 @@ _EXPORTS: dict[str, str] = {
     "Tool": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
     "Toolset": "gent_core.toolsets",
-    "tool": "gent_core.tools.function",
-    "BaseTool": "gent_core.tools.basetool",
-    "Toolbox": "gent_core.tools.toolbox",
+    "tool": "gent_core.tools._function",
+    "BaseTool": "gent_core.tools._basetool",
+    "Toolbox": "gent_core.tools._toolbox",
     "ToolCall": "gent_core.toolchain",
     "ToolChain": "gent_core.toolchain",
     "ToolChainResult": "gent_core.toolchain",
@@ -63,26 +69,43 @@ _EXPORTS: dict[str, str] = {
     "ExecutionContext": "gent_core.context",
     "Limits": "gent_core.context",
     # what a run produced (the run hooks pass them)
-    "RunResult": "gent_core.agent.records",
-    "StepRecord": "gent_core.agent.records",
-    "ToolCallRecord": "gent_core.agent.records",
+    "RunResult": "gent_core._agent.records",
+    "StepRecord": "gent_core._agent.records",
+    "ToolCallRecord": "gent_core._agent.records",
     # built-in terminations
-    "TextTermination": "gent_core.terminations.text",
-    "JSONTermination": "gent_core.terminations.typed",
+    "TextTermination": "gent_core._terminations.text",
+    "JSONTermination": "gent_core._terminations.typed",
     # configuration
-    "AgentConfig": "gent_core.config",
-    "load_config": "gent_core.config",
+    "AgentConfig": "gent_core._config",
+    "load_config": "gent_core._config",
+    "parse_config": "gent_core._config",
     # errors
     "GentError": "gent_core.errors",
+    "ConfigError": "gent_core.errors",
     "Location": "gent_core.errors",
 }
 
 if TYPE_CHECKING:
-    from gent_core.agent.records import RunResult, StepRecord, ToolCallRecord
-    from gent_core.config import AgentConfig, load_config
+    from gent_core._agent import Agent
+    from gent_core._agent.approval import ApprovalPolicy
+    from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
+    from gent_core._config import AgentConfig, load_config, parse_config
+    from gent_core._plugins.commands import Command
+    from gent_core._plugins.decisions import ToolCallDecision
+    from gent_core._plugins.manager import (
+        GentPluginManager,
+        PluginInfo,
+        PluginSelection,
+        build_plugin_manager,
+        get_plugin_manager,
+    )
+    from gent_core._plugins.registry import ComponentKind, Registry
+    from gent_core._terminations.text import TextTermination
+    from gent_core._terminations.typed import JSONTermination
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
-    from gent_core.errors import GentError, Location
+    from gent_core.errors import ConfigError, GentError, Location
     from gent_core.formats import IncrementalParser, TextFormat
+    from gent_core.hookspecs import hookimpl, hookspec
     from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, TextPart
     from gent_core.model import (
         Model,
@@ -93,15 +116,6 @@ if TYPE_CHECKING:
         OutputStructure,
         Usage,
     )
-    from gent_core.plugins.decisions import ToolCallDecision
-    from gent_core.plugins.hookspecs import hookimpl, hookspec
-    from gent_core.plugins.manager import (
-        GentPluginManager,
-        PluginInfo,
-        build_plugin_manager,
-        get_plugin_manager,
-    )
-    from gent_core.plugins.registry import Registry
     from gent_core.sections import (
         FormattedSection,
         ParsedSection,
@@ -114,18 +128,23 @@ if TYPE_CHECKING:
         TextSection,
     )
     from gent_core.termination import Termination
-    from gent_core.terminations.text import TextTermination
-    from gent_core.terminations.typed import JSONTermination
     from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
+    from gent_core.tools._basetool import BaseTool
+    from gent_core.tools._function import tool
+    from gent_core.tools._toolbox import Toolbox
     from gent_core.tools.base import Tool
-    from gent_core.tools.basetool import BaseTool
-    from gent_core.tools.function import tool
     from gent_core.tools.result import ToolResult
-    from gent_core.tools.toolbox import Toolbox
     from gent_core.toolsets import Toolset
 
 __all__ = [
     "__version__",
+    "Agent",
+    "ApprovalPolicy",
+    "Command",
+    "ComponentKind",
+    "ConfigError",
+    "PluginSelection",
+    "parse_config",
     "AgentConfig",
     "BaseTool",
     "Cancellation",

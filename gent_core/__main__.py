@@ -2,6 +2,6 @@
 
 import sys
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 
 sys.exit(main())

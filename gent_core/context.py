@@ -28,7 +28,7 @@ __all__ = [
 
 class LifecycleHooks(Protocol):
     """Something that fires gent's lifecycle hooks by name, such as a
-    :class:`~gent_core.plugins.manager.GentPluginManager`:
+    :class:`~gent_core._plugins.manager.GentPluginManager`:
     ``hooks.hook.gent_before_tool_call(call=..., tool=..., context=...)``.
 
     A protocol, so that the contracts do not depend on the plugin system.
@@ -60,7 +60,7 @@ class Limits:
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
         max_recorded_output_chars: Characters of one tool output kept in the run's record
             (``--json``, the transcript); a longer output is recorded cut, and the record
-            says how long it was (:class:`~gent_core.agent.ToolCallRecord`).
+            says how long it was (:class:`~gent_core._agent.ToolCallRecord`).
         max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.

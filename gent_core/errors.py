@@ -258,7 +258,7 @@ class ModelError(GentError):
 
 class InputError(GentError):
     """Text or a file from outside gent (a config, suite, transcript or conversation file, a
-    command-line argument) that cannot be read; see :mod:`gent_core.bounded`.
+    command-line argument) that cannot be read; see :mod:`gent_core._bounded`.
 
     ``str(error)`` names the input (``ARGS``, ``agent.yaml``), what is wrong and what is
     accepted.

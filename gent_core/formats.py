@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from gent_core.sections import FormattedSection, ParseResult, Section, SectionEvent
 
 if TYPE_CHECKING:
-    from gent_core.grammar.builder import GrammarBuilder
+    from gent_core._grammar.builder import GrammarBuilder
 
 __all__ = ["IncrementalParser", "TextFormat", "guidance_list"]
 
@@ -170,7 +170,7 @@ class TextFormat(ABC):
     def grammar_section(self, builder: GrammarBuilder, name: str, body: str) -> str | None:
         """Return the GBNF expression of section ``name`` whose content matches rule ``body``.
 
-        Used by back ends that constrain output with a grammar (``gent_core.grammar``). The
+        Used by back ends that constrain output with a grammar (``gent_core._grammar``). The
         default derives the delimiters from :meth:`format_section` (the literal text it writes
         before and after the content), which suits any format with literal delimiters.
 
@@ -186,7 +186,7 @@ class TextFormat(ABC):
         Raises:
             GrammarUnsupportedError: When the format does not write content verbatim.
         """
-        from gent_core.grammar.sections import delimited_section
+        from gent_core._grammar.sections import delimited_section
 
         return delimited_section(self, name, body)
 
@@ -205,7 +205,7 @@ class TextFormat(ABC):
         must never contain, because this format would read them as a delimiter.
 
         Grammars keep strings free of them, compared case-insensitively (see
-        :attr:`GrammarBuilder.avoid <gent_core.grammar.GrammarBuilder>`). The default is each
+        :attr:`GrammarBuilder.avoid <gent_core._grammar.GrammarBuilder>`). The default is each
         section's :meth:`closing_delimiter` (``"</action>"``); formats whose sections end
         implicitly (Markdown headers) avoid nothing, as quoted values hold no line breaks.
         """

@@ -11,7 +11,7 @@ native function calling produces:
 
 Every message carries :attr:`~Message.metadata`: keys a source format has that gent does not
 model (kept so conversions round-trip exactly) and anything an application wants to attach.
-:mod:`gent_core.openai_messages` reads and writes the OpenAI chat format.
+:mod:`gent_core._openai_messages` reads and writes the OpenAI chat format.
 """
 
 from __future__ import annotations
@@ -147,11 +147,11 @@ class MessageToolCall:
 
         Raises:
             ValueError: When :attr:`arguments` is not a JSON object, saying what it is, or
-                is beyond gent's bounds (:func:`gent_core.bounded.read_json`).
+                is beyond gent's bounds (:func:`gent_core._bounded.read_json`).
         """
         if not self.arguments.strip():
             return {}
-        from gent_core.bounded import read_json
+        from gent_core._bounded import read_json
         from gent_core.errors import InputError, InputSyntaxError
 
         try:

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gent_core.grammar.builder import GrammarBuilder
+    from gent_core._grammar.builder import GrammarBuilder
 
 __all__ = ["Termination"]
 

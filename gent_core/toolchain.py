@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from gent_core.messages import ContentPart, ImagePart, TextPart
 
 if TYPE_CHECKING:
+    from gent_core._grammar.builder import GrammarBuilder
     from gent_core.errors import GentError
-    from gent_core.grammar.builder import GrammarBuilder
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
@@ -90,7 +90,7 @@ class ToolChain(ABC):
       (how a tool's raw output is written; JSON by default).
 
     Running the calls is not the chain's job: the execution engine does it the same way for
-    every chain (:func:`gent_core.execution.execute_action`, which parses the section with
+    every chain (:func:`gent_core._execution.execute_action`, which parses the section with
     :meth:`parse` and renders each result with :meth:`format_output`). The conformance kit
     (:class:`gent_core.testing.ChainConformance`) checks a chain against this contract.
 
@@ -130,7 +130,7 @@ class ToolChain(ABC):
 
     def describe_tools(self) -> str:
         """Every tool on one line each (``- name(arguments) — description``), for guidance."""
-        from gent_core.tools.describe import describe_tools
+        from gent_core.tools._describe import describe_tools
 
         return describe_tools(self.tools)
 
@@ -146,7 +146,7 @@ class ToolChain(ABC):
         """
         if isinstance(output, str):
             return output
-        from gent_core.serialize import dumps_json
+        from gent_core._serialize import dumps_json
 
         return dumps_json(output)
 
@@ -186,10 +186,10 @@ class ToolChain(ABC):
 
         The default gives up to two calls of different tools, tools with arguments first, with
         concrete argument values valid for each tool's schema (never placeholders; see
-        :mod:`gent_core.schema_examples`), and no call without tools. The first call is the
+        :mod:`gent_core._schema_examples`), and no call without tools. The first call is the
         one a single-call example shows.
         """
-        from gent_core.schema_examples import example_calls
+        from gent_core._schema_examples import example_calls
 
         return [
             ToolCall(name, arguments, f"call_{index}")
@@ -201,9 +201,9 @@ class ToolChain(ABC):
         :attr:`tools` and their argument schemas), adding helper rules to ``builder``.
 
         Quoted values must never contain the texts in ``builder.avoid`` (the format's
-        delimiters); :class:`~gent_core.grammar.JSONSchemaConverter` takes care of it for
+        delimiters); :class:`~gent_core._grammar.JSONSchemaConverter` takes care of it for
         argument values. Bound what can safely be bounded (calls per action: see
-        :data:`gent_core.grammar.MAX_CALLS`).
+        :data:`gent_core._grammar.MAX_CALLS`).
 
         The default ``None`` leaves the section unconstrained (any text that cannot close it)
         and ``gent describe`` says so.

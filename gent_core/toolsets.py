@@ -13,7 +13,7 @@ The agent opens every toolset before its first run (:meth:`Toolset.open` returns
 adds the tools to its tool chain, and closes the toolsets when it is closed
 (:meth:`Toolset.aclose`), also after an error, Ctrl-C or cancellation. A tool whose name is
 already taken is renamed ``<toolset name>:<tool name>`` (see
-:class:`~gent_core.tools.renamed.RenamedTool`).
+:class:`~gent_core.tools._renamed.RenamedTool`).
 
 Toolsets are supplied by plugins through the ``gent_register_toolsets`` hook.
 """

@@ -1,6 +1,6 @@
 """Generate the reference pages of docs/reference/ from the code.
 
-* ``hooks.md``: every hook specification and its contract, from ``gent_core/plugins/hookspecs.py``;
+* ``hooks.md``: every hook specification and its contract, from ``gent_core/hookspecs.py``;
 * ``cli.md``: the command line, from its own ``--help``;
 * ``config.md``: every key of the configuration file, from ``AgentConfig.model_json_schema()``;
 * ``errors.md``: the error classes and their hierarchy, from ``gent_core.errors``.
@@ -46,7 +46,7 @@ def _signature(function: Callable[..., Any]) -> str:
 
 def hooks_markdown() -> str:
     """The hook reference: the module's contract, then each hook, registration hooks first."""
-    from gent_core.plugins import hookspecs
+    from gent_core import hookspecs
 
     hooks = [
         function
@@ -60,7 +60,7 @@ def hooks_markdown() -> str:
     lines = [
         "# Hook reference",
         "",
-        f"{GENERATED_BY} The source is `gent_core/plugins/hookspecs.py`.",
+        f"{GENERATED_BY} The source is `gent_core/hookspecs.py`.",
         "",
         docstring_markdown(hookspecs.__doc__, code_language="toml"),
         "",
@@ -95,7 +95,7 @@ def hooks_markdown() -> str:
 
 def cli_markdown() -> str:
     """The command line's help, command by command."""
-    from gent_core.cli.main import SUBCOMMANDS, build_parser
+    from gent_core._cli.main import SUBCOMMANDS, build_parser
 
     os.environ["COLUMNS"] = "100"  # argparse wraps help to the terminal width
     # Built-in commands only: the page must not depend on which plugins are installed (plugin
@@ -194,14 +194,14 @@ def _keys_table(prefix: str, model: type[BaseModel], definition: dict[str, Any])
 
 def config_markdown() -> str:
     """Every key of the configuration file, from the pydantic model's JSON Schema."""
-    from gent_core.config import models
+    from gent_core._config import models
 
     schema = models.AgentConfig.model_json_schema()
     definitions: dict[str, Any] = schema.get("$defs", {})
     lines = [
         "# Configuration file reference",
         "",
-        f"{GENERATED_BY} The source is `gent_core.config.AgentConfig` "
+        f"{GENERATED_BY} The source is `gent_core._config.AgentConfig` "
         "(its `model_json_schema()`). For a guided tour with examples, see "
         "[Configure an agent](../configuration.md).",
         "",

@@ -1,9 +1,9 @@
 """Fuzz target: ``gent call``'s reader of its arguments
-(:func:`gent_core.cli.call.parse_arguments`).
+(:func:`gent_core._cli.call.parse_arguments`).
 
 The choice byte picks where the text goes: ARGS (a JSON object), one ``--arg KEY=VALUE`` per
 line, or both (the first line is ARGS). The reader documents two errors, both ending the
-command with exit code 2: :class:`~gent_core.cli.errors.UsageError` (ARGS is not a JSON
+command with exit code 2: :class:`~gent_core._cli.errors.UsageError` (ARGS is not a JSON
 object, a pair has no ``=``) and :class:`~gent_core.errors.InputBoundsError` (a value beyond
 gent's bounds). Whatever the text, nothing else is raised, and the arguments read are a dict
 of JSON values within gent's bounds.
@@ -12,8 +12,8 @@ of JSON values within gent's bounds.
 from __future__ import annotations
 
 from fuzz.targets.contract import check_args, decode, outcome
-from gent_core.cli.call import parse_arguments
-from gent_core.cli.errors import UsageError
+from gent_core._cli.call import parse_arguments
+from gent_core._cli.errors import UsageError
 from gent_core.errors import InputBoundsError
 
 

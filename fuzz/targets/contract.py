@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from gent_core.serialize import check_value
+from gent_core._serialize import check_value
 
 __all__ = ["check_args", "chunked", "decode", "outcome"]
 

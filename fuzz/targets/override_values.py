@@ -1,6 +1,6 @@
 """Fuzz target: the reader of ``-o/--option KEY=VALUE`` (``gent run``, ``gent describe``) and
-``--matrix KEY=V1,V2`` (``gent eval``) values (:func:`gent_core.config.overrides.parse_setting`
-and :func:`~gent_core.config.overrides.parse_assignment`).
+``--matrix KEY=V1,V2`` (``gent eval``) values (:func:`gent_core._config.overrides.parse_setting`
+and :func:`~gent_core._config.overrides.parse_assignment`).
 
 The choice byte picks the flag. A value is read as YAML (text that is not YAML stays text).
 The readers document two errors, which the commands report as usage errors: ``ValueError``
@@ -13,9 +13,9 @@ read is within gent's bounds.
 from __future__ import annotations
 
 from fuzz.targets.contract import decode, outcome
-from gent_core.config.overrides import parse_assignment, parse_setting
+from gent_core._config.overrides import parse_assignment, parse_setting
+from gent_core._serialize import check_value
 from gent_core.errors import InputBoundsError
-from gent_core.serialize import check_value
 
 
 def test_one_input(data: bytes) -> None:

@@ -1,7 +1,7 @@
 """The testing kit for gent and its plugins.
 
 Installed with gent-core and registered as a pytest plugin (``pytest11`` entry point), so the
-fixtures in :mod:`gent_core.testing.pytest_plugin` are available in any test suite:
+fixtures in :mod:`gent_core.testing._pytest_plugin` are available in any test suite:
 
 ``gent_plugins``
     A :class:`PluginSandbox`: an isolated plugin manager where tests register plugin objects
@@ -9,9 +9,10 @@ fixtures in :mod:`gent_core.testing.pytest_plugin` are available in any test sui
 
 Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outputs),
 :func:`stream_parse` (feed a format's incremental parser chunk by chunk) and
-:func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool).
+:func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool) and
+:func:`run_cli` (the ``gent`` command, in this process).
 
-The conformance kit (:mod:`gent_core.testing.conformance`): :class:`FormatConformance`,
+The conformance kit (:mod:`gent_core.testing._conformance`): :class:`FormatConformance`,
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
 plugin's tests subclass to check its component against the contract, and
 :func:`assert_linear` / :func:`best_cpu_times` for CPU-time checks of linear work (they need
@@ -22,22 +23,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.lazy import export_names, load_export
-from gent_core.testing.helpers import PluginSandbox, stream_parse
-from gent_core.testing.scripted import ScriptedModel
-from gent_core.testing.tools import run_tool, run_tool_sync
+from gent_core._lazy import export_names, load_export
+from gent_core.testing._helpers import PluginSandbox, run_cli, stream_parse
+from gent_core.testing._scripted import ScriptedModel
+from gent_core.testing._tools import run_tool, run_tool_sync
 
 _EXPORTS: dict[str, str] = {
-    "ChainConformance": "gent_core.testing.conformance",
-    "FormatConformance": "gent_core.testing.conformance",
-    "KIT_TOOLS": "gent_core.testing.conformance",
-    "TerminationConformance": "gent_core.testing.conformance",
-    "assert_linear": "gent_core.testing.conformance",
-    "best_cpu_times": "gent_core.testing.conformance",
+    "ChainConformance": "gent_core.testing._conformance",
+    "FormatConformance": "gent_core.testing._conformance",
+    "KIT_TOOLS": "gent_core.testing._conformance",
+    "TerminationConformance": "gent_core.testing._conformance",
+    "assert_linear": "gent_core.testing._conformance",
+    "best_cpu_times": "gent_core.testing._conformance",
 }
 
 if TYPE_CHECKING:
-    from gent_core.testing.conformance import (
+    from gent_core.testing._conformance import (
         KIT_TOOLS,
         ChainConformance,
         FormatConformance,
@@ -55,6 +56,7 @@ __all__ = [
     "TerminationConformance",
     "assert_linear",
     "best_cpu_times",
+    "run_cli",
     "run_tool",
     "run_tool_sync",
     "stream_parse",

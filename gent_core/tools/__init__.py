@@ -13,35 +13,35 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.lazy import export_names, load_export
+from gent_core._lazy import export_names, load_export
 
 _EXPORTS: dict[str, str] = {
-    "ArgumentProblem": "gent_core.tools.arguments",
-    "BaseTool": "gent_core.tools.basetool",
-    "FunctionTool": "gent_core.tools.function",
-    "RenamedTool": "gent_core.tools.renamed",
-    "SchemaValidator": "gent_core.tools.validator",
+    "ArgumentProblem": "gent_core.tools._arguments",
+    "BaseTool": "gent_core.tools._basetool",
+    "FunctionTool": "gent_core.tools._function",
+    "RenamedTool": "gent_core.tools._renamed",
+    "SchemaValidator": "gent_core.tools._validator",
     "Tool": "gent_core.tools.base",
     "ToolExample": "gent_core.tools.base",
     "ToolResult": "gent_core.tools.result",
     "ToolStatus": "gent_core.tools.result",
-    "Toolbox": "gent_core.tools.toolbox",
-    "describe_signature": "gent_core.tools.describe",
-    "describe_tool": "gent_core.tools.describe",
-    "describe_tools": "gent_core.tools.describe",
-    "tool": "gent_core.tools.function",
+    "Toolbox": "gent_core.tools._toolbox",
+    "describe_signature": "gent_core.tools._describe",
+    "describe_tool": "gent_core.tools._describe",
+    "describe_tools": "gent_core.tools._describe",
+    "tool": "gent_core.tools._function",
 }
 
 if TYPE_CHECKING:
-    from gent_core.tools.arguments import ArgumentProblem
+    from gent_core.tools._arguments import ArgumentProblem
+    from gent_core.tools._basetool import BaseTool
+    from gent_core.tools._describe import describe_signature, describe_tool, describe_tools
+    from gent_core.tools._function import FunctionTool, tool
+    from gent_core.tools._renamed import RenamedTool
+    from gent_core.tools._toolbox import Toolbox
+    from gent_core.tools._validator import SchemaValidator
     from gent_core.tools.base import Tool, ToolExample
-    from gent_core.tools.basetool import BaseTool
-    from gent_core.tools.describe import describe_signature, describe_tool, describe_tools
-    from gent_core.tools.function import FunctionTool, tool
-    from gent_core.tools.renamed import RenamedTool
     from gent_core.tools.result import ToolResult, ToolStatus
-    from gent_core.tools.toolbox import Toolbox
-    from gent_core.tools.validator import SchemaValidator
 
 __all__ = [
     "ArgumentProblem",

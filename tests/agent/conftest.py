@@ -10,7 +10,7 @@ import pytest
 from gent_json.chain import JSONToolChain
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent, AgentEvent
+from gent_core._agent import Agent, AgentEvent
 from gent_core.context import Limits
 from gent_core.messages import ImagePart
 from gent_core.tools import ToolResult, tool

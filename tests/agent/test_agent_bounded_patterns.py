@@ -3,7 +3,7 @@
 A tool schema, an answer schema or a pydantic model may hold a pattern that backtracks
 catastrophically. Each input below would keep Python's ``re`` busy for hours on any machine
 ((a|aa)+$ on 100 "a" and a "b" tries about 1.6**100 paths), so only the deadline of
-``gent_core.regexes`` can end it: the run goes on, and the model reads why its value was
+``gent_core._regexes`` can end it: the run goes on, and the model reads why its value was
 refused.
 """
 
@@ -18,9 +18,9 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from gent_core.agent import Agent
-from gent_core.regexes import set_pattern_timeout
-from gent_core.terminations.typed import JSONTermination
+from gent_core._agent import Agent
+from gent_core._regexes import set_pattern_timeout
+from gent_core._terminations.typed import JSONTermination
 from gent_core.testing import ScriptedModel
 from gent_core.tools import BaseTool, tool
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from gent_core.agent import Agent
-from gent_core.agent import clipboard as clipboard_module
-from gent_core.agent.clipboard import MAX_FILE_CHARS, read_clipboard_file
+from gent_core._agent import Agent
+from gent_core._agent import clipboard as clipboard_module
+from gent_core._agent.clipboard import MAX_FILE_CHARS, read_clipboard_file
 from gent_core.context import Limits
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult, tool
@@ -115,7 +115,7 @@ def test_a_file_turned_into_a_link_loop_is_refused_when_shown(
     agent = make_agent(model, tools=[pin, remember])
 
     def swap(event: object) -> None:
-        from gent_core.agent import StepStarted
+        from gent_core._agent import StepStarted
 
         if isinstance(event, StepStarted) and event.step == 2:
             (tmp_path / "notes.txt").unlink()
@@ -176,7 +176,7 @@ def test_clipboard_entries_name_the_tool_that_added_them(
 
 def test_reading_the_clipboard_never_blocks_the_event_loop(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("x" * 100)
-    from gent_core.agent.clipboard import read_clipboard
+    from gent_core._agent.clipboard import read_clipboard
     from gent_core.context import Clipboard
 
     clipboard = Clipboard()

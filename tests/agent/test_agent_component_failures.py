@@ -10,8 +10,8 @@ from typing import Any
 from gent_json import JSONToolChain
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent
-from gent_core.terminations.text import TextTermination
+from gent_core._agent import Agent
+from gent_core._terminations.text import TextTermination
 from gent_core.testing import ScriptedModel
 from gent_core.toolchain import ToolCall
 from tests.agent.conftest import add

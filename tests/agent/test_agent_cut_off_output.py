@@ -11,7 +11,7 @@ from gent_json import JSONToolChain
 from gent_markdown.format import MarkdownFormat
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.formats import TextFormat
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool

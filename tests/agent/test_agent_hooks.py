@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from gent_core import GentError, RunResult, StepRecord, hookimpl
-from gent_core.agent import Agent, ApprovalPolicy
+from gent_core._agent import Agent, ApprovalPolicy
+from gent_core._plugins import GentPluginManager, ToolCallDecision
 from gent_core.context import ExecutionContext
 from gent_core.errors import ModelError
 from gent_core.messages import Message
 from gent_core.model import Model, ModelChunk, ModelIdentity, ModelRequest, ModelResponse
-from gent_core.plugins import GentPluginManager, ToolCallDecision
 from gent_core.testing import ScriptedModel
 from gent_core.toolchain import ToolCall, ToolChainResult
 from gent_core.tools import Tool, ToolResult

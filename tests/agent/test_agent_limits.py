@@ -6,8 +6,8 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 
-from gent_core.agent import Agent, StepStarted
-from gent_core.agent.events import AgentEvent
+from gent_core._agent import Agent, StepStarted
+from gent_core._agent.events import AgentEvent
 from gent_core.context import Limits
 from gent_core.model import Model, ModelChunk, ModelRequest
 

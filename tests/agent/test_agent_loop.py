@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gent_core.agent import (
+from gent_core._agent import (
     Agent,
     AnswerReady,
     FeedbackSent,
@@ -21,7 +21,7 @@ from gent_core.agent import (
     ToolCallFinished,
     ToolCallsStarted,
 )
-from gent_core.agent.records import ModelCallStats, RunStats
+from gent_core._agent.records import ModelCallStats, RunStats
 from gent_core.context import Limits
 from gent_core.errors import GentError
 from gent_core.messages import ImagePart

@@ -1,5 +1,5 @@
 """A call repeating an earlier call of the run with the same result gets a note naming that
-result (gent_core.agent.repeats), over the real XML format and JSON chain.
+result (gent_core._agent.repeats), over the real XML format and JSON chain.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from gent_core.agent import Agent
-from gent_core.agent.records import StepRecord, ToolCallRecord
-from gent_core.agent.repeats import find_repeats, repeat_note
+from gent_core._agent import Agent
+from gent_core._agent.records import StepRecord, ToolCallRecord
+from gent_core._agent.repeats import find_repeats, repeat_note
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from gent_json import JSONToolChain
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.sections import (
     FormattedSection,

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.context import Limits
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult, tool

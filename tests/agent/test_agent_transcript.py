@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from gent_core.agent import Agent, load_transcript
-from gent_core.config.secrets import Redactor
+from gent_core._agent import Agent, load_transcript
+from gent_core._config.secrets import Redactor
 from gent_core.errors import GentError
 from gent_core.testing import ScriptedModel
 
@@ -128,7 +128,7 @@ KILLABLE_RUN = """
 import asyncio, json, sys
 from gent_json.chain import JSONToolChain
 from gent_xml.format import XMLFormat
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.model import Model, ModelChunk
 from gent_core.tools import tool
 

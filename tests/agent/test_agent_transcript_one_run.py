@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.agent import Agent, load_transcript
-from gent_core.cli.main import main
+from gent_core._agent import Agent, load_transcript
+from gent_core._cli.main import main
 from gent_core.errors import GentError
 from gent_core.model import Model, ModelChunk, ModelRequest
 from gent_core.testing import ScriptedModel
@@ -120,7 +120,7 @@ def test_a_second_writer_is_refused_while_a_run_writes(
 
 LOCK_HOLDER = """
 import sys
-from gent_core.agent.transcript import TranscriptWriter
+from gent_core._agent.transcript import TranscriptWriter
 writer = TranscriptWriter(sys.argv[1])
 print("locked", flush=True)
 sys.stdin.read()  # hold the lock until the test closes stdin

@@ -12,24 +12,24 @@ from tests.architecture.imports import PACKAGE
 
 # The modules that decide what a model reads and may write.
 PROMPT_AND_GRAMMAR = [
-    "base_prompt.py",
-    "guidance.py",
-    "schema_examples.py",
+    "_base_prompt.py",
+    "_guidance.py",
+    "_schema_examples.py",
     "formats.py",
     "sections.py",
     "toolchain.py",
     "termination.py",
-    "terminations",
+    "_terminations",
     "model.py",
-    "textscan.py",
-    "grammar",
-    "cli/describe.py",
+    "_textscan.py",
+    "_grammar",
+    "_cli/describe.py",
 ]
 SHIPPED = {"xml", "markdown", "json", "yaml"}
 # (file, literal): why it is not a plugin's name.
 ALLOWED = {
-    ("grammar/json_schema.py", "json"): "the converter's JSON flavour",
-    ("grammar/json_schema.py", "yaml"): "the converter's YAML-flow flavour",
+    ("_grammar/json_schema.py", "json"): "the converter's JSON flavour",
+    ("_grammar/json_schema.py", "yaml"): "the converter's YAML-flow flavour",
 }
 
 
@@ -66,6 +66,6 @@ def test_no_literal_names_a_shipped_format_or_chain() -> None:
 
 
 def test_the_check_sees_literals_but_not_docstrings() -> None:
-    texts = [text for _, _, text in _literals("grammar/json_schema.py")]
+    texts = [text for _, _, text in _literals("_grammar/json_schema.py")]
     assert "json" in texts  # the flavour names are literals the check reads (and allows)
     assert not any(text.startswith("JSON Schema to GBNF") for text in texts)  # the docstring

@@ -17,28 +17,28 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "foundation: values, errors and toolkits that know no contract",
         (
             "gent_core.errors",
-            "gent_core.importing",
-            "gent_core.lazy",
-            "gent_core.lines",
+            "gent_core._importing",
+            "gent_core._lazy",
+            "gent_core._lines",
             "gent_core.messages",
-            "gent_core.openai_messages",
-            "gent_core.regexes",
-            "gent_core.pydantic_patterns",
-            "gent_core.serialize",
-            "gent_core.bounded",
-            "gent_core.schema_refs",
-            "gent_core.schema_examples",
-            "gent_core.grammar.builder",
-            "gent_core.grammar.calls",
-            "gent_core.grammar.check",
-            "gent_core.grammar.json_schema",
-            "gent_core.grammar.match",
-            "gent_core.grammar.sample",
-            "gent_core.grammar.sections",
-            "gent_core.grammar.strings",
+            "gent_core._openai_messages",
+            "gent_core._regexes",
+            "gent_core._pydantic_patterns",
+            "gent_core._serialize",
+            "gent_core._bounded",
+            "gent_core._schema_refs",
+            "gent_core._schema_examples",
+            "gent_core._grammar.builder",
+            "gent_core._grammar.calls",
+            "gent_core._grammar.check",
+            "gent_core._grammar.json_schema",
+            "gent_core._grammar.match",
+            "gent_core._grammar.sample",
+            "gent_core._grammar.sections",
+            "gent_core._grammar.strings",
             # Run records are values (the hooks pass them): below the agent that makes them.
-            "gent_core.agent.fields",
-            "gent_core.agent.records",
+            "gent_core._agent.fields",
+            "gent_core._agent.records",
         ),
     ),
     (
@@ -52,37 +52,38 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.context",
             "gent_core.tools.base",
             "gent_core.tools.result",
-            "gent_core.tools.describe",
-            "gent_core.plugins.decisions",
+            "gent_core.tools._describe",
+            "gent_core._plugins.decisions",
         ),
     ),
     (
         "toolkits over the contracts and built-in components",
         (
-            "gent_core.textscan",
-            "gent_core.callparse",
-            "gent_core.guidance",
-            "gent_core.grammar",
-            "gent_core.base_prompt",
-            "gent_core.example_choice",
-            "gent_core.observation",
-            "gent_core.terminations",
+            "gent_core._textscan",
+            "gent_core._callparse",
+            "gent_core._guidance",
+            "gent_core._grammar",
+            "gent_core._base_prompt",
+            "gent_core._example_choice",
+            "gent_core._observation",
+            "gent_core._terminations",
             "gent_core.tools",
             "gent_core.toolsets",
-            "gent_core.testing.scripted",
+            "gent_core.testing._scripted",
         ),
     ),
-    ("plugin system", ("gent_core.plugins", "gent_core.builtin")),
-    ("configuration", ("gent_core.config",)),
-    ("execution and the agent loop", ("gent_core.execution", "gent_core.agent")),
+    ("plugin system", ("gent_core.hookspecs", "gent_core._plugins", "gent_core._builtin")),
+    ("configuration", ("gent_core._config",)),
+    ("execution and the agent loop", ("gent_core._execution", "gent_core._agent")),
     (
         "applications: command line, evaluation, testing kit, the public namespace",
         (
-            "gent_core.cli",
+            "gent_core._cli",
             "gent_core._history",
-            "gent_core.eval",
+            "gent_core._eval",
             "gent_core.testing",
-            "gent_core.scaffold",
+            "gent_core.toolkit",
+            "gent_core._scaffold",
             "gent_core.__main__",
             "gent_core",
         ),
@@ -127,16 +128,17 @@ def test_no_module_imports_a_higher_layer() -> None:
 
 
 def test_the_check_names_an_upward_import_and_a_circle() -> None:
-    graph = {"gent_core.toolchain": {"gent_core.execution"}, "gent_core.execution": set()}
+    graph = {"gent_core.toolchain": {"gent_core._execution"}, "gent_core._execution": set()}
     assert upward_imports(graph) == [
-        "gent_core.toolchain (contracts) imports gent_core.execution (execution and the agent loop)"
+        "gent_core.toolchain (contracts) imports gent_core._execution "
+        "(execution and the agent loop)"
     ]
     assert strongly_connected({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
 
 
 def test_contracts_import_no_plugin_manager_execution_or_agent() -> None:
     graph = import_graph()
-    forbidden = ("gent_core.plugins.manager", "gent_core.execution", "gent_core.agent")
+    forbidden = ("gent_core._plugins.manager", "gent_core._execution", "gent_core._agent")
     found = [
         f"{module} imports {target}"
         for module in sorted(graph)
@@ -159,8 +161,8 @@ def test_the_checker_sees_deferred_and_type_only_imports() -> None:
     of the checker itself, on modules known to have them)."""
     graph = import_graph()
     # run.py refers to the agent's parts only through a protocol (no import of agent.py)...
-    assert "gent_core.agent.agent" not in graph["gent_core.agent.run"]
+    assert "gent_core._agent.agent" not in graph["gent_core._agent.run"]
     # ...and agent.py imports configuration inside Agent.from_config.
-    assert "gent_core.config" in graph["gent_core.agent.agent"]
+    assert "gent_core._config" in graph["gent_core._agent.agent"]
     # The package namespace imports its names under TYPE_CHECKING.
     assert "gent_core.toolchain" in graph["gent_core"]

@@ -18,7 +18,7 @@ def installed(gent_plugins: PluginSandbox) -> Iterator[PluginSandbox]:
     import gent_xml.plugin
     import gent_yaml.plugin
 
-    from gent_core import builtin
+    from gent_core import _builtin as builtin
 
     gent_plugins.register(builtin, "core")
     gent_plugins.register(gent_xml.plugin, "xml")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 from gent_core.testing import PluginSandbox
 
 # The built-in agent's model is the llamacpp plugin's: these tests need it installed (the main

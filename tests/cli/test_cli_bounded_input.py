@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 from gent_core.testing import PluginSandbox
 
 PYTHON_ADVICE = "set_int_max_str_digits"

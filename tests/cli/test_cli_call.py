@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.call import UsageError, parse_pairs
-from gent_core.cli.main import main
+from gent_core._cli.call import UsageError, parse_pairs
+from gent_core._cli.main import main
 from gent_core.testing import PluginSandbox
 from tests.cli.tool_plugin import PIXEL
 from tests.strict_json import strict_loads

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.completion import SHELLS, candidates, complete, script
-from gent_core.cli.main import build_parser, main
+from gent_core._cli.completion import SHELLS, candidates, complete, script
+from gent_core._cli.main import build_parser, main
 from gent_core.testing import PluginSandbox
 
 BIN = Path(sys.executable).parent

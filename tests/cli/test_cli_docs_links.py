@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.errors import DOCS_PAGES, UsageError, docs_hint, docs_page
+from gent_core._cli.errors import DOCS_PAGES, UsageError, docs_hint, docs_page
 from gent_core.errors import (
     AmbiguousComponentError,
     ConfigError,

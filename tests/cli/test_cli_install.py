@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli import pip as gent_pip
-from gent_core.cli.install import pip_arguments
-from gent_core.cli.main import build_parser, main
-from gent_core.testing.distributions import build_wheel, write_plugin_project
+from gent_core._cli import pip as gent_pip
+from gent_core._cli.install import pip_arguments
+from gent_core._cli.main import build_parser, main
+from gent_core.testing._distributions import build_wheel, write_plugin_project
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_uninstalling_gent_itself_is_refused_before_pip_runs(
 ) -> None:
     ran: list[object] = []
     monkeypatch.setattr(gent_pip, "run_pip", ran.append)
-    assert main(["uninstall", "-y", "gent-mcp", "Gent_Core"]) == 2
+    assert main(["uninstall", "-y", "gent-xml", "Gent_Core"]) == 2
     assert ran == []
     err = capsys.readouterr().err
     assert "refusing to uninstall gent-core: it is gent itself" in err

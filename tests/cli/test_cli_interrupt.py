@@ -151,7 +151,7 @@ import asyncio
 from gent_json.chain import JSONToolChain
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
-from gent_core.scaffold import KINDS, plugin_names, render_plugin, template_directory
+from gent_core._cli.main import main
+from gent_core._scaffold import KINDS, plugin_names, render_plugin, template_directory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.colors import color_enabled, rich_console
-from gent_core.cli.logs import level_for, logging_for, redact_logs_with
-from gent_core.cli.main import SUBCOMMANDS, build_parser, main
+from gent_core._cli.colors import color_enabled, rich_console
+from gent_core._cli.logs import level_for, logging_for, redact_logs_with
+from gent_core._cli.main import SUBCOMMANDS, build_parser, main
 from gent_core.testing import PluginSandbox
 
 SCRIPTED = ["-m", "scripted", "-o", "model.outputs=['<answer>4</answer>']"]
@@ -212,7 +212,7 @@ def test_the_top_level_help_has_examples(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_run_help_shows_the_built_in_agent(capsys: pytest.CaptureFixture[str]) -> None:
-    from gent_core.config.default import default_agent_yaml
+    from gent_core._config.default import default_agent_yaml
 
     with pytest.raises(SystemExit):
         main(["run", "--help"])

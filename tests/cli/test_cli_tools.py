@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 from gent_core.testing import PluginSandbox
 from tests.strict_json import strict_loads
 

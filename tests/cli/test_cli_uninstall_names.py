@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from gent_core.cli import pip as gent_pip
-from gent_core.cli.main import main
+from gent_core._cli import pip as gent_pip
+from gent_core._cli.main import main
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def pip_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     [
         ["-y", "--", "-r", "req.txt"],
         ["--", "--requirement=req.txt"],
-        ["-y", "gent-mcp", "--", "-e"],
+        ["-y", "gent-xml", "--", "-e"],
     ],
 )
 def test_options_after_double_dash_never_reach_pip(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from gent_core import builtin as core_plugin
+from gent_core import _builtin as core_plugin
 from gent_core import hookimpl
 from gent_core.context import ExecutionContext
 from gent_core.formats import IncrementalParser, TextFormat

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.config import ConfigError, load_config
+from gent_core._config import ConfigError, load_config
 
 HEAD = "model: {name: scripted, outputs: []}\n"
 

@@ -9,15 +9,15 @@ from types import SimpleNamespace
 import pytest
 from pydantic import BaseModel
 
-from gent_core.config import (
+from gent_core._config import (
     Components,
     ConfigError,
     build_components,
     load_config,
     parse_config,
 )
-from gent_core.terminations.text import TextTermination
-from gent_core.terminations.typed import JSONTermination
+from gent_core._terminations.text import TextTermination
+from gent_core._terminations.typed import JSONTermination
 from gent_core.testing import PluginSandbox
 
 

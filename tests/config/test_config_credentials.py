@@ -8,10 +8,10 @@ import logging
 
 import pytest
 
-from gent_core.config import apply_overrides, parse_config
-from gent_core.config.secrets import MIN_TEXT_SECRET_LENGTH, is_placeholder, is_secret_key
+from gent_core._config import apply_overrides, parse_config
+from gent_core._config.secrets import MIN_TEXT_SECRET_LENGTH, is_placeholder, is_secret_key
 
-LOGGER = "gent_core.config.loading"
+LOGGER = "gent_core._config.loading"
 
 
 def test_only_credential_keys_and_credential_named_variables_make_secrets() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.config import AgentConfig, ConfigError, parse_config
+from gent_core._config import AgentConfig, ConfigError, parse_config
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 BLOCK = re.compile(r"^```(yaml|text)\n(.*?)^```", re.MULTILINE | re.DOTALL)

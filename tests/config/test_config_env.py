@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from gent_core.config import ConfigError, is_secret_key, parse_config
-from gent_core.config.envvars import ExpansionError, expand
+from gent_core._config import ConfigError, is_secret_key, parse_config
+from gent_core._config.envvars import ExpansionError, expand
 
 KEY = "sk-live-0123456789abcdef"
 
@@ -223,7 +223,7 @@ tools: [{name: greet, greeting: "${KEY}"}]
 
 
 def test_component_repr_masks_credential_options_without_a_loaded_config() -> None:
-    from gent_core.config import ComponentSpec
+    from gent_core._config import ComponentSpec
 
     spec = ComponentSpec(name="openai", options={"api_key": KEY, "model": "gpt"})
     assert KEY not in repr(spec)

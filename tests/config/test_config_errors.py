@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.bounded import MAX_YAML_VALUES
-from gent_core.config import ConfigError, load_config, parse_config
+from gent_core._bounded import MAX_YAML_VALUES
+from gent_core._config import ConfigError, load_config, parse_config
 from gent_core.errors import GentError
 
 

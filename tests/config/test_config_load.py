@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 import gent_core
-from gent_core.config import (
+from gent_core._config import (
     AgentConfig,
     ComponentSpec,
     LoadedConfig,
@@ -28,7 +28,7 @@ format: {name: fake, strict: true}
 toolchain: calls
 termination:
   name: json
-  schema: "gent_core.config:PromptConfig"
+  schema: "gent_core._config:PromptConfig"
 tools:
   - greet
   - {name: shout}
@@ -87,7 +87,7 @@ def test_every_key_is_read(write_config: Callable[[str], Path]) -> None:
     assert config.model == ComponentSpec(name="fake", options={"temperature": 0.2})
     assert config.format.options == {"strict": True}
     assert config.toolchain.name == "calls"
-    assert config.termination.options == {"schema": "gent_core.config:PromptConfig"}
+    assert config.termination.options == {"schema": "gent_core._config:PromptConfig"}
     assert config.tools == [ComponentSpec(name="greet"), ComponentSpec(name="shout")]
     assert config.thinking is False
     assert config.max_steps == 8

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import pytest
 from pydantic import BaseModel, Field
 
-from gent_core.config import ConfigError, validate_options
-from gent_core.terminations.typed import JSONTermination
+from gent_core._config import ConfigError, validate_options
+from gent_core._terminations.typed import JSONTermination
 
 if TYPE_CHECKING:
     from gent_core.tools.base import Tool

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from gent_core.config.options import parse_options_model
+from gent_core._config.options import parse_options_model
 from gent_core.errors import ConfigError
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from gent_core.config import ConfigError, Override, apply_overrides, build_components, parse_config
-from gent_core.config.default import DEFAULT_AGENT_SOURCE, default_agent_yaml, default_config
-from gent_core.config.overrides import parse_assignment, parse_setting, read_scalar
-from gent_core.eval import configs as eval_configs
+from gent_core._config import ConfigError, Override, apply_overrides, build_components, parse_config
+from gent_core._config.default import DEFAULT_AGENT_SOURCE, default_agent_yaml, default_config
+from gent_core._config.overrides import parse_assignment, parse_setting, read_scalar
+from gent_core._eval import configs as eval_configs
 
 CONFIG = """\
 model: {name: fake, temperature: 0.5}

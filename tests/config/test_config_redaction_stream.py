@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gent_core.config.secrets import Redactor, redact_url_passwords
+from gent_core._config.secrets import Redactor, redact_url_passwords
 
 SECRETS = ["sk-abcdef123456", "abcd", "cdXY", "aaa"]
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from gent_xml import XMLFormat
 
-from gent_core.agent import Agent, FeedbackSent
-from gent_core.config import ConfigError, build_components, load_config, parse_config
+from gent_core._agent import Agent, FeedbackSent
+from gent_core._config import ConfigError, build_components, load_config, parse_config
+from gent_core._importing import import_object, import_search_path
+from gent_core._terminations.typed import JSONTermination
 from gent_core.errors import GentError
-from gent_core.importing import import_object, import_search_path
-from gent_core.terminations.typed import JSONTermination
 from gent_core.testing import ScriptedModel, TerminationConformance
 
 VERDICT = {

@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from gent_core import hookimpl
-from gent_core.config import ConfigError, build_components, parse_config
+from gent_core._config import ConfigError, build_components, parse_config
 from tests.config.conftest import FakeFormat
 
 PYDANTIC_TEXT = ("errors.pydantic.dev", "For further information", "ValidatorIterator")

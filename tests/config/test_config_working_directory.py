@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.config import ConfigError, parse_config
+from gent_core._config import ConfigError, parse_config
 
 
 def problem(text: str, base: Path) -> str:

@@ -9,12 +9,12 @@ from gent_markdown import MarkdownFormat
 from gent_xml import XMLFormat
 from gent_yaml import YAMLToolChain
 
-from gent_core.base_prompt import render_prompt
+from gent_core._base_prompt import render_prompt
+from gent_core._terminations.text import TextTermination
 from gent_core.formats import TextFormat
 from gent_core.messages import Message, MessageToolCall
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool
 

@@ -1,4 +1,4 @@
-"""The bounded reader of outside input (:mod:`gent_core.bounded`): one implementation of
+"""The bounded reader of outside input (:mod:`gent_core._bounded`): one implementation of
 gent's bounds for JSON, YAML and file sizes."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.bounded import (
+from gent_core._bounded import (
     CONFIG_FILE,
     MAX_YAML_VALUES,
     TRANSCRIPT_FILE,
@@ -19,6 +19,7 @@ from gent_core.bounded import (
     read_yaml,
     size_limit,
 )
+from gent_core._terminations.typed import JSONTermination
 from gent_core.errors import (
     GentError,
     InputBoundsError,
@@ -28,7 +29,6 @@ from gent_core.errors import (
     TerminationError,
 )
 from gent_core.messages import MessageToolCall
-from gent_core.terminations.typed import JSONTermination
 
 
 def nested(levels: int) -> str:
@@ -44,6 +44,34 @@ def test_the_errors_are_gent_errors() -> None:
 def test_json_nested_past_the_bound_is_refused_however_deep(levels: int) -> None:
     with pytest.raises(InputBoundsError, match="nests more than 100 levels deep"):
         read_json(nested(levels), source="x")
+
+
+@pytest.mark.parametrize("levels", [600, 3000])
+def test_very_deep_json_is_refused_the_same_way_on_every_python(levels: int) -> None:
+    # json.loads itself goes about 1,000 levels deep before 3.12 and thousands after:
+    # the message must not depend on which
+    with pytest.raises(InputBoundsError) as caught:
+        read_json('{"a": ' + nested(levels) + "}", source="ARGS")
+    assert str(caught.value).startswith("ARGS nests more than 100 levels deep")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '["' + "[" * 3000 + '"]',
+        '{"k": "' + "{" * 3000 + '"}',
+        '["\\"' + "[" * 3000 + '"]',
+        '["\\\\", "' + "[" * 3000 + '"]',
+    ],
+)
+def test_brackets_inside_strings_do_not_count_as_nesting(text: str) -> None:
+    assert len(str(read_json(text, source="x"))) > 3000
+
+
+def test_json_deeper_than_the_bound_but_shallow_is_named_by_its_path() -> None:
+    with pytest.raises(InputBoundsError) as caught:
+        read_json('{"a": ' + nested(150) + "}", source="ARGS")
+    assert str(caught.value).startswith("the value at a")
 
 
 def test_json_nested_to_the_bound_is_read() -> None:

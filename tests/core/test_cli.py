@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from gent_core import __version__
-from gent_core.cli.main import main
-from gent_core.cli.plugins import render_table
-from gent_core.plugins import PluginInfo
+from gent_core._cli.main import main
+from gent_core._cli.plugins import render_table
+from gent_core._plugins import PluginInfo
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +53,7 @@ def test_table_shows_components_and_last_error_line() -> None:
 def test_import_gent_core_imports_no_plugin_and_nothing_heavy() -> None:
     probe = (
         "import sys, gent_core\n"
-        "heavy = [m for m in ('pydantic', 'yaml', 'pluggy', 'gent_core.builtin') "
+        "heavy = [m for m in ('pydantic', 'yaml', 'pluggy', 'gent_core._builtin') "
         "if m in sys.modules]\n"
         "tops = {m.split('.')[0] for m in sys.modules}\n"
         "plugins = sorted(t for t in tops if t.startswith('gent_') and t != 'gent_core')\n"

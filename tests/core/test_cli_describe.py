@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from gent_tools_basic.calculator import calculator, compute
 
-from gent_core.cli.main import main
-from gent_core.grammar import check_gbnf
-from gent_core.plugins.hookspecs import hookimpl
+from gent_core._cli.main import main
+from gent_core._grammar import check_gbnf
+from gent_core.hookspecs import hookimpl
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 from tests.strict_json import strict_loads
 
 ARGS = ["parse", "--format", "xml", "--sections", "answer"]
@@ -48,7 +48,7 @@ def test_utf8_with_a_byte_order_mark_is_read(
 
 
 def run_gent(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "gent_core.cli.main", *ARGS, "-"]
+    command = [sys.executable, "-m", "gent_core._cli.main", *ARGS, "-"]
     return subprocess.run(command, input=stdin, capture_output=True, timeout=120, check=False)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 
 TOKEN = "tok-0123456789abcdef"
 

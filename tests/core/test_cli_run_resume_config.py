@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 
 RECORDED = """\
 model:

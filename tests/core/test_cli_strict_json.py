@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core._cli.main import main
 from tests.strict_json import strict_loads
 
 CONFIG = """\

@@ -11,10 +11,10 @@ import pytest
 from gent_json import JSONToolChain
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent
-from gent_core.cli.live import LiveView
-from gent_core.cli.main import main
-from gent_core.cli.output import Output, visible
+from gent_core._agent import Agent
+from gent_core._cli.live import LiveView
+from gent_core._cli.main import main
+from gent_core._cli.output import Output, visible
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from gent_json import JSONToolChain
 from gent_xml import XMLFormat
 
-from gent_core.base_prompt import default_examples, render_prompt
-from gent_core.example_choice import choose_examples, words
+from gent_core._base_prompt import default_examples, render_prompt
+from gent_core._example_choice import choose_examples, words
+from gent_core._terminations.text import TextTermination
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.tools import Tool, ToolExample, tool
 
 

@@ -1,4 +1,4 @@
-"""Bounded line reading (gent_core.lines): every line end, any chunking, the bound exact."""
+"""Bounded line reading (gent_core._lines): every line end, any chunking, the bound exact."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterable
 
 import pytest
 
-from gent_core.lines import LineTooLongError, bounded_lines
+from gent_core._lines import LineTooLongError, bounded_lines
 
 
 def read(pieces: Iterable[str], limit: int) -> list[str]:

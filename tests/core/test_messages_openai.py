@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gent_core.messages import ImagePart, Message, MessageToolCall, TextPart
-from gent_core.openai_messages import (
+from gent_core._openai_messages import (
     FORM_KEY,
     OpenAIMessageError,
     message_from_openai,
@@ -18,6 +17,7 @@ from gent_core.openai_messages import (
     messages_from_openai,
     messages_to_openai,
 )
+from gent_core.messages import ImagePart, Message, MessageToolCall, TextPart
 
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()
 

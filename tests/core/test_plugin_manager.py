@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from gent_core import hookimpl
+from gent_core._plugins import GentPluginManager, PluginSelection, build_plugin_manager
 from gent_core.errors import PluginLoadError
-from gent_core.plugins import GentPluginManager, PluginSelection, build_plugin_manager
 from gent_core.testing import PluginSandbox
 
 

@@ -1,4 +1,4 @@
-"""The bounded regular-expression helper (gent_core.regexes).
+"""The bounded regular-expression helper (gent_core._regexes).
 
 Catastrophic inputs are chosen so that backtracking would take hours on any machine
 ((a|aa)+$ on 100 "a" and a "b" tries about 1.6**100 paths): the deadline is what ends them.
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gent_core.regexes import (
+from gent_core._regexes import (
     DEFAULT_PATTERN_TIMEOUT,
     TIMEOUT_VARIABLE,
     PatternError,

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from gent_core import hookimpl
+from gent_core._plugins import PluginSelection
+from gent_core._terminations.text import TextTermination
 from gent_core.errors import (
     AmbiguousComponentError,
     ComponentNotFoundError,
     GentError,
     PluginLoadError,
 )
-from gent_core.plugins import PluginSelection
-from gent_core.terminations.text import TextTermination
 from gent_core.testing import PluginSandbox
 
 
@@ -178,7 +178,7 @@ def test_strict_mode_makes_registration_failure_fatal() -> None:
 
 
 def test_builtin_core_plugin_supplies_terminations(gent_plugins: PluginSandbox) -> None:
-    from gent_core import builtin as plugin
+    from gent_core import _builtin as plugin
 
     gent_plugins.register(plugin, "core")
     registry = gent_plugins.registry()

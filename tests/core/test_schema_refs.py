@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gent_core.schema_refs import follow_refs, is_local_ref, resolve_pointer
+from gent_core._schema_refs import follow_refs, is_local_ref, resolve_pointer
 
 ROOT = {
     "$defs": {"Item": {"type": "string"}, "Alias": {"$ref": "#/$defs/Item"}, "a/b": {"x": 1}},

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gent_core.serialize import (
+from gent_core._serialize import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
     OUTPUT_MAX_DEPTH,

@@ -9,8 +9,8 @@ from typing import Optional
 import pytest
 from pydantic import BaseModel, Field
 
+from gent_core._terminations import JSONTermination, TextTermination
 from gent_core.errors import GentError, TerminationError
-from gent_core.terminations import JSONTermination, TextTermination
 
 
 class Flight(BaseModel):

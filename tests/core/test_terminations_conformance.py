@@ -10,14 +10,14 @@ from datetime import datetime
 import pytest
 from pydantic import BaseModel, Field
 
-from gent_core.base_prompt import render_prompt
+from gent_core._base_prompt import render_prompt
+from gent_core._grammar import build_agent_grammar
+from gent_core._grammar.match import GrammarMatcher
+from gent_core._terminations import JSONTermination, TextTermination
 from gent_core.errors import GentError
-from gent_core.grammar import build_agent_grammar
-from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
-from gent_core.terminations import JSONTermination, TextTermination
 from gent_core.testing import TerminationConformance
 from tests.grammar.grammar_doubles import TOOLS, LinesChainDouble, TagDouble
 

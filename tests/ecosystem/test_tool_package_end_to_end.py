@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.testing.distributions import build_wheel
+from gent_core.testing._distributions import build_wheel
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = ["gent-xml", "gent-json", "gent-markdown", "gent-yaml", "gent-tools-basic"]
@@ -89,7 +89,7 @@ def test_nothing_is_installed_editable_and_the_template_came_from_thebuild_wheel
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout) == []
     located = installed.python(
-        "-c", "import gent_core.scaffold as s; print(s.template_directory())"
+        "-c", "import gent_core._scaffold as s; print(s.template_directory())"
     )
     packaged = Path(located.stdout.strip())
     assert packaged.name == "plugin_template"

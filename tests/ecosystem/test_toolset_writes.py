@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from gent_core import builtin as core_plugin
+from gent_core import _builtin as core_plugin
 from gent_core import hookimpl
-from gent_core.agent import Agent
-from gent_core.config import parse_config
+from gent_core._agent import Agent
+from gent_core._config import parse_config
 from gent_core.context import ExecutionContext
 from gent_core.testing import PluginSandbox
 from gent_core.tools import ToolResult

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from gent_core import hookimpl
-from gent_core.agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
-from gent_core.config import parse_config
+from gent_core._agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
+from gent_core._config import parse_config
+from gent_core._eval.configs import Configuration, build_configurations
 from gent_core.errors import ModelError
-from gent_core.eval.configs import Configuration, build_configurations
 from gent_core.model import Model, ModelChunk, ModelRequest
 from gent_core.testing import PluginSandbox, ScriptedModel
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.eval.checks import (
+from gent_core._eval.checks import (
     CHECK_KINDS,
     CheckContext,
     CheckOutcome,
@@ -20,7 +20,7 @@ from gent_core.eval.checks import (
     ToolCalledCheck,
     numbers_in,
 )
-from gent_core.regexes import set_pattern_timeout
+from gent_core._regexes import set_pattern_timeout
 
 from .eval_doubles import record, run_result
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
-from gent_core.regexes import TIMEOUT_VARIABLE
+from gent_core._cli.main import main
+from gent_core._regexes import TIMEOUT_VARIABLE
 
 HOURS = "a" * 100 + "b"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gent_core.config import ConfigError, parse_config
-from gent_core.eval.configs import (
+from gent_core._config import ConfigError, parse_config
+from gent_core._eval.configs import (
     apply_overrides,
     build_configurations,
     default_config,

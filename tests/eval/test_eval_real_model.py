@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.agent import load_transcript
+from gent_core._agent import load_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 SLICE = ["divide-144-by-12", "multiply-37-43", "date-tokyo", "weekday-london"]

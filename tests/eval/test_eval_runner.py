@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.agent import load_transcript
-from gent_core.config import ConfigError
-from gent_core.eval.loading import parse_suite
-from gent_core.eval.records import RunRecord
-from gent_core.eval.runner import EvalRunner, concurrency_limit
+from gent_core._agent import load_transcript
+from gent_core._config import ConfigError
+from gent_core._eval.loading import parse_suite
+from gent_core._eval.records import RunRecord
+from gent_core._eval.runner import EvalRunner, concurrency_limit
 
 from .eval_doubles import Script, answer, call, configurations, sandbox
 
@@ -212,7 +212,7 @@ def test_model_error_during_a_run_is_an_error_not_a_failure() -> None:
 
 def test_shipped_files_suite_with_the_real_file_tools(tmp_path: Path) -> None:
     pytest.importorskip("gent_tools_files")
-    from gent_core.eval.loading import load_suite
+    from gent_core._eval.loading import load_suite
 
     suite_path = Path(__file__).resolve().parents[2] / "evals" / "files-tools.yaml"
     suite = load_suite(suite_path).select(["write-hello", "edit-port"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gent_core.eval.records import RunRecord
-from gent_core.eval.report import COLUMNS, summary_rows
-from gent_core.eval.stats import summarise, wilson_interval
+from gent_core._eval.records import RunRecord
+from gent_core._eval.report import COLUMNS, summary_rows
+from gent_core._eval.stats import summarise, wilson_interval
 
 
 @pytest.mark.parametrize(

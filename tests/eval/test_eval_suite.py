@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.eval.checks import NumberCheck, PythonCheck, ToolCalledCheck
-from gent_core.eval.loading import SuiteError, load_suite, parse_suite
+from gent_core._eval.checks import NumberCheck, PythonCheck, ToolCalledCheck
+from gent_core._eval.loading import SuiteError, load_suite, parse_suite
 
 ROOT = Path(__file__).resolve().parents[2]
 

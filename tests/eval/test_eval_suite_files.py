@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
-from gent_core.eval.loading import SuiteError, load_suite
+from gent_core._cli.main import main
+from gent_core._eval.loading import SuiteError, load_suite
 
 TASK = "tasks:\n  - text: hi\n    checks: [{contains: x}]\n"
 

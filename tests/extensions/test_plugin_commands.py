@@ -8,8 +8,8 @@ from collections.abc import Mapping
 import pytest
 
 from gent_core import hookimpl
-from gent_core.cli.main import main
-from gent_core.plugins.commands import Command
+from gent_core._cli.main import main
+from gent_core._plugins.commands import Command
 from gent_core.testing import PluginSandbox
 
 

@@ -18,12 +18,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gent_core._grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
+from gent_core._terminations.text import TextTermination
 from gent_core.formats import IncrementalParser, TextFormat
-from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
 from gent_core.model import OutputStructure
 from gent_core.sections import FormattedSection, ParsedSection, ParseResult, Section, TextSection
 from gent_core.termination import Termination
-from gent_core.terminations.text import TextTermination
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.base import Tool
 from gent_core.tools.result import ToolResult

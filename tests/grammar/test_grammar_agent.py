@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from gent_core.grammar import (
+from gent_core._grammar import (
     GrammarBuilder,
     GrammarUnsupportedError,
     agent_grammar,
@@ -25,13 +25,13 @@ from gent_core.grammar import (
     check_gbnf,
     checked_agent_grammar,
 )
-from gent_core.grammar.match import GrammarMatcher
-from gent_core.grammar.sample import sample
+from gent_core._grammar.match import GrammarMatcher
+from gent_core._grammar.sample import sample
+from gent_core._terminations.text import TextTermination
+from gent_core._terminations.typed import JSONTermination
 from gent_core.model import OutputStructure
 from gent_core.sections import FormattedSection, TextSection
 from gent_core.termination import Termination
-from gent_core.terminations.text import TextTermination
-from gent_core.terminations.typed import JSONTermination
 from gent_core.toolchain import ToolCall
 from tests.grammar.grammar_doubles import (
     TOOLS,

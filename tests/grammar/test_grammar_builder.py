@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gent_core.grammar import GrammarBuilder, char_class, check_gbnf, literal, matches, rule_name
+from gent_core._grammar import GrammarBuilder, char_class, check_gbnf, literal, matches, rule_name
 
 
 @given(st.text(max_size=30))

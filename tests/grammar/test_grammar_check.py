@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gent_core.grammar import GrammarSyntaxError, check_gbnf
+from gent_core._grammar import GrammarSyntaxError, check_gbnf
 from tests.grammar.grammar_llama_check import llama_accepts
 
 CASES = [

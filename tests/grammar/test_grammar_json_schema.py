@@ -13,9 +13,9 @@ import pytest
 import yaml
 from pydantic import BaseModel, Field
 
-from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, SchemaGrammarError, check_gbnf
-from gent_core.grammar.match import GrammarMatcher
-from gent_core.grammar.sample import sample
+from gent_core._grammar import GrammarBuilder, JSONSchemaConverter, SchemaGrammarError, check_gbnf
+from gent_core._grammar.match import GrammarMatcher
+from gent_core._grammar.sample import sample
 from tests.grammar.grammar_llama_check import llama_accepts
 
 
@@ -219,7 +219,7 @@ def test_recursive_refs_and_bad_refs() -> None:
 
 
 def test_lists_without_max_items_are_bounded_and_numbers_finite() -> None:
-    from gent_core.grammar import DEFAULT_MAX_ITEMS
+    from gent_core._grammar import DEFAULT_MAX_ITEMS
 
     matcher = GrammarMatcher(grammar_for({"type": "array", "items": {"type": "number"}}))
     assert matcher.matches(json.dumps([1.5] * DEFAULT_MAX_ITEMS))

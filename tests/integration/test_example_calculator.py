@@ -42,8 +42,8 @@ def test_calculator_example_runs_end_to_end_offline() -> None:
 
 @pytest.mark.llama
 def test_describe_prints_the_prompt_and_the_grammar(capsys: pytest.CaptureFixture[str]) -> None:
-    from gent_core.cli.main import main
-    from gent_core.grammar import check_gbnf
+    from gent_core._cli.main import main
+    from gent_core._grammar import check_gbnf
 
     assert main(["describe", str(ROOT / "examples" / "calculator.yaml")]) == 0
     out = capsys.readouterr().out

@@ -17,9 +17,9 @@ from gent_xml.format import XMLFormat
 from gent_yaml import YAMLToolChain
 from pydantic import BaseModel
 
+from gent_core._execution import execute_action
 from gent_core.context import ExecutionContext
 from gent_core.errors import UnknownToolError
-from gent_core.execution import execute_action
 from gent_core.formats import TextFormat
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from gent_core.agent import Agent
-from gent_core.base_prompt import default_examples, render_examples, render_prompt
+from gent_core._agent import Agent
+from gent_core._base_prompt import default_examples, render_examples, render_prompt
+from gent_core._plugins import Registry
+from gent_core._terminations.text import TextTermination
 from gent_core.messages import Message
-from gent_core.plugins import Registry
 from gent_core.sections import TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.testing import PluginSandbox, ScriptedModel
 from gent_core.toolchain import ToolCall
 from gent_core.tools import Tool

@@ -10,7 +10,7 @@ from gent_markdown import MarkdownFormat
 from gent_xml import XMLFormat
 from gent_yaml import YAMLToolChain
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 from gent_core.formats import TextFormat
 from gent_core.sections import FormattedSection
 from gent_core.testing import ScriptedModel

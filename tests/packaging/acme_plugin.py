@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from gent_core import hookimpl
 from gent_core.errors import InvalidJSONError, Location, NoSectionsFoundError
 from gent_core.formats import IncrementalParser, TextFormat, guidance_list
-from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
+from gent_core._grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
 from gent_core.sections import (
     FormattedSection,
     ParsedSection,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.testing.distributions import write_plugin_project
+from gent_core.testing._distributions import write_plugin_project
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 
-from gent_core.testing.distributions import write_plugin_project
+from gent_core.testing._distributions import write_plugin_project
 from tests.packaging.acme_plugin import SOURCE
 
 pytestmark = [pytest.mark.slow, pytest.mark.llama]

@@ -28,10 +28,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core import hookimpl
-from gent_core.cli.main import main
-from gent_core.config.secrets import MASK, MIN_TEXT_SECRET_LENGTH
+from gent_core._cli.main import main
+from gent_core._config.secrets import MASK, MIN_TEXT_SECRET_LENGTH
+from gent_core._serialize import write_json
 from gent_core.model import ModelRequest
-from gent_core.serialize import write_json
 from gent_core.testing import PluginSandbox, ScriptedModel
 from gent_core.tools import BaseTool
 from tests.properties.profiles import examples

@@ -54,7 +54,7 @@ from gent_core.errors import (
 from gent_core.formats import TextFormat
 from gent_core.sections import ParseResult
 from gent_core.testing import stream_parse
-from gent_core.testing.conformance.chains import call_lists
+from gent_core.testing._conformance.chains import call_lists
 from gent_core.toolchain import ToolCall, ToolChain
 from tests.properties.profiles import FEWER, PROPERTIES
 

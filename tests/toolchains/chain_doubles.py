@@ -15,9 +15,9 @@ from gent_core.errors import InvalidToolArgumentsError, Location
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.sections import FormattedSection, ParseResult, Section
 from gent_core.toolchain import ToolChain
+from gent_core.tools._threads import run_sync
 from gent_core.tools.base import Tool
 from gent_core.tools.result import ToolResult
-from gent_core.tools.threads import run_sync
 
 _TYPES: dict[str, type | tuple[type, ...]] = {
     "string": str,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from gent_json import JSONToolChain
 
+from gent_core._execution import execute_calls
+from gent_core._observation import resolve_inside
 from gent_core.context import ExecutionContext
 from gent_core.errors import ToolExecutionError
-from gent_core.execution import execute_calls
-from gent_core.observation import resolve_inside
 from gent_core.toolchain import ToolCall
 from gent_core.tools.result import ToolResult
 from tests.toolchains.chain_doubles import BracketFormat, async_tool

@@ -12,6 +12,7 @@ import pytest
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
+from gent_core._execution import ToolCancelledError, execute_action, execute_calls
 from gent_core.context import ExecutionContext, Limits
 from gent_core.errors import (
     InvalidToolArgumentsError,
@@ -20,7 +21,6 @@ from gent_core.errors import (
     TruncatedCallError,
     UnknownToolError,
 )
-from gent_core.execution import ToolCancelledError, execute_action, execute_calls
 from gent_core.messages import ImagePart
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.result import ToolResult

@@ -11,10 +11,10 @@ from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 from pydantic import Field
 
-from gent_core.callparse import read_json_calls
-from gent_core.guidance import example_arguments
+from gent_core._callparse import read_json_calls
+from gent_core._guidance import example_arguments
 from gent_core.tools import tool
-from gent_core.tools.describe import describe_tool
+from gent_core.tools._describe import describe_tool
 
 
 @tool

@@ -11,9 +11,9 @@ from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
 from gent_core import hookimpl
+from gent_core._execution import ToolCallDeniedError, execute_action
+from gent_core._plugins.decisions import ToolCallDecision
 from gent_core.context import ExecutionContext
-from gent_core.execution import ToolCallDeniedError, execute_action
-from gent_core.plugins.decisions import ToolCallDecision
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
 from gent_core.tools.base import Tool

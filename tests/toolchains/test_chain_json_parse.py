@@ -11,8 +11,8 @@ from gent_json import JSONToolChain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gent_core.callparse import find_json_values
-from gent_core.callparse.scan import scan
+from gent_core._callparse import find_json_values
+from gent_core._callparse.scan import scan
 from gent_core.errors import (
     InvalidJSONError,
     MissingToolNameError,

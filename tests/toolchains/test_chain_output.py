@@ -14,7 +14,7 @@ from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 from pydantic import BaseModel
 
-from gent_core.serialize import json_default, to_jsonable
+from gent_core._serialize import json_default, to_jsonable
 
 
 class Colour(enum.Enum):

@@ -11,9 +11,9 @@ import pytest
 from gent_json import JSONToolChain
 from gent_yaml import YAMLToolChain
 
+from gent_core._execution import execute_action
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, ToolExecutionError
-from gent_core.execution import execute_action
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from gent_json import JSONToolChain
 
+from gent_core._execution import TooManyCallsError, execute_calls
 from gent_core.context import ExecutionContext, Limits
 from gent_core.errors import ToolExecutionError, ToolTimeoutError
-from gent_core.execution import TooManyCallsError, execute_calls
 from gent_core.messages import ImagePart
 from gent_core.toolchain import ToolCall, ToolChainResult
 from gent_core.tools.result import ToolResult
@@ -165,7 +165,7 @@ SWALLOWING_TOOL = textwrap.dedent(
     import asyncio, sys
     from gent_json import JSONToolChain
     from gent_xml.format import XMLFormat
-    from gent_core.agent import Agent
+    from gent_core._agent import Agent
     from gent_core.context import Limits
     from gent_core.testing import ScriptedModel
     from gent_core.tools import tool

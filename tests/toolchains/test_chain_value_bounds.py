@@ -9,8 +9,8 @@ import pytest
 from gent_json import JSONToolChain
 from gent_yaml.chain import YAMLToolChain
 
+from gent_core._serialize import MAX_DEPTH, MAX_INT_DIGITS
 from gent_core.errors import InvalidJSONError, InvalidYAMLError, ParseError
-from gent_core.serialize import MAX_DEPTH, MAX_INT_DIGITS
 from gent_core.toolchain import ToolChain
 
 JSON = JSONToolChain()

@@ -18,7 +18,7 @@ from gent_core.errors import (
     MissingToolNameError,
     TruncatedCallError,
 )
-from gent_core.testing.conformance import best_cpu_times
+from gent_core.testing._conformance import best_cpu_times
 from gent_core.toolchain import ToolCall
 from tests.toolchains.chain_doubles import FakeTool
 

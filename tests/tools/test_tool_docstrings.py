@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gent_core.tools.docstrings import parse_docstring
+from gent_core.tools._docstrings import parse_docstring
 
 
 def test_google_style() -> None:

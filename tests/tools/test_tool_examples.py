@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gent_core.guidance import example_calls
+from gent_core._guidance import example_calls
 from gent_core.tools import BaseTool, RenamedTool, Tool, ToolExample, tool
 
 

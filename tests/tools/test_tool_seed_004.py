@@ -10,10 +10,10 @@ import pytest
 from gent_json import JSONToolChain
 from gent_xml.format import XMLFormat
 
-from gent_core.agent import Agent
+from gent_core._agent import Agent
+from gent_core._execution import execute_action
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, ToolExecutionError
-from gent_core.execution import execute_action
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult
 from tests.tools.seed_004_tool import MockTestTool

@@ -13,7 +13,7 @@ from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError
 from gent_core.testing import run_tool, run_tool_sync
 from gent_core.tools import tool
-from gent_core.tools.threads import run_sync
+from gent_core.tools._threads import run_sync
 
 
 @tool

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from gent_core.tools import threads
-from gent_core.tools.threads import (
+from gent_core.tools import _threads as threads
+from gent_core.tools._threads import (
     MAX_TOOL_THREADS,
     run_sync,
     set_max_tool_threads,

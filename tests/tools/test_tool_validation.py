@@ -172,7 +172,7 @@ def test_validation_builds_no_model_per_call(monkeypatch: pytest.MonkeyPatch) ->
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a model was built during validation")
 
-    monkeypatch.setattr("gent_core.tools.signature.create_model", refuse)
+    monkeypatch.setattr("gent_core.tools._signature.create_model", refuse)
     assert f.validate_arguments({"a": "2"}) == {"a": 2}
     with pytest.raises(InvalidToolArgumentsError):
         f.validate_arguments({"a": "x"})

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from gent_core.tools import SchemaValidator
-from gent_core.tools.validator import SchemaDefinitionError
+from gent_core.tools._validator import SchemaDefinitionError
 
 
 def _validate(schema: dict[str, Any], value: Any) -> tuple[Any, list[str]]:

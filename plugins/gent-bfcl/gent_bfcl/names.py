@@ -2,7 +2,7 @@
 
 BFCL names functions after Python paths (``math.factorial``,
 ``requests.get``); gent tool names allow letters, digits, ``_`` and ``-`` only
-(:data:`gent_core.tools.function.TOOL_NAME_PATTERN`), as OpenAI-style function calling does.
+(:data:`gent_core.tools._function.TOOL_NAME_PATTERN`), as OpenAI-style function calling does.
 BFCL's own handlers replace ``.`` with ``_`` for such providers, which cannot be undone
 (``get_weather`` and ``get.weather`` meet). gent writes ``.`` as ``-`` instead:
 ``math.factorial`` <-> ``math-factorial``. No BFCL name holds a ``-`` (the agreement test
@@ -15,7 +15,7 @@ place to change.
 
 from __future__ import annotations
 
-from gent_core.tools.function import check_tool_name
+from gent_core.toolkit import check_tool_name
 
 __all__ = ["from_gent_name", "to_gent_name"]
 

@@ -6,14 +6,12 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gent_core.callparse import read_json_calls
-from gent_core.guidance import NEUTRAL_CALL
-from gent_core.serialize import dumps_json
 from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.toolkit import NEUTRAL_CALL, dumps_json, read_json_calls
 from gent_core.tools.base import Tool
 
 if TYPE_CHECKING:
-    from gent_core.grammar import GrammarBuilder
+    from gent_core.toolkit import GrammarBuilder
 
 __all__ = ["JSONToolChain"]
 
@@ -23,7 +21,7 @@ class JSONToolChain(ToolChain):
 
     One call is an object; several calls are a list of objects (they run concurrently).
     Parsing is lenient where models are messy and strict where guessing would be wrong: see
-    :func:`gent_core.callparse.read_json_calls`. Results are written as JSON (a string
+    :func:`gent_core._callparse.read_json_calls`. Results are written as JSON (a string
     result as it is).
 
     Args:

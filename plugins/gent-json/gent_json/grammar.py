@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
-from gent_core.grammar.calls import CallableTool
+from gent_core.toolkit import (
+    CallableTool,
+    GrammarBuilder,
+    JSONSchemaConverter,
+    arguments_schema,
+    repeat_calls,
+)
 
 __all__ = ["json_calls"]
 
@@ -20,7 +25,7 @@ def json_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
     """Add the rules for JSON tool calls and return the calls rule's name.
 
     The rule accepts one call object or an array of up to
-    :data:`~gent_core.grammar.MAX_CALLS` call objects; each names one of ``tools`` and has
+    :data:`~gent_core._grammar.MAX_CALLS` call objects; each names one of ``tools`` and has
     arguments valid for that tool's schema. Strings never hold the texts the format must not
     see (``builder.avoid``).
     """

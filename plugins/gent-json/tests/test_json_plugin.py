@@ -10,10 +10,10 @@ from pathlib import Path
 from gent_json import JSONToolChain, plugin
 
 from gent_core.context import ExecutionContext
-from gent_core.execution import execute_action
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.sections import FormattedSection, ParseResult, Section
 from gent_core.testing import PluginSandbox
+from gent_core.toolkit import execute_action
 from gent_core.tools import tool
 
 

@@ -12,12 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from gent_core import tool
+from gent_core import TextTermination, tool
 from gent_core.model import OutputStructure
 from gent_core.sections import Section, TextSection
 from gent_core.termination import Termination
-from gent_core.terminations.text import TextTermination
-from gent_core.testing.helpers import PluginSandbox
+from gent_core.testing import PluginSandbox
 from gent_core.tools.base import Tool
 
 

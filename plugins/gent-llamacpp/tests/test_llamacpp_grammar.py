@@ -10,11 +10,9 @@ import zlib
 import pytest
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, llama_accepts, make_structure
 
-from gent_core.grammar import build_agent_grammar, check_gbnf
-from gent_core.grammar.match import GrammarMatcher
-from gent_core.grammar.sample import sample
-from gent_core.terminations.typed import JSONTermination
+from gent_core import JSONTermination
 from gent_core.toolchain import ToolCall
+from gent_core.toolkit import GrammarMatcher, build_agent_grammar, check_gbnf, sample
 
 COMBINATIONS = list(itertools.product(FORMATS, CHAINS, ["text", "json"]))
 

@@ -16,15 +16,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
 
-from gent_core.base_prompt import TRANSCRIPT_STOP, render_prompt
+from gent_core import JSONTermination
 from gent_core.errors import ConfigError, ModelError
-from gent_core.grammar import build_agent_grammar
-from gent_core.grammar.match import GrammarMatcher
 from gent_core.messages import Message
 from gent_core.model import ModelIdentity, ModelRequest
-from gent_core.schema_examples import example_arguments
 from gent_core.sections import FormattedSection
-from gent_core.terminations.typed import JSONTermination
+from gent_core.toolkit import (
+    TRANSCRIPT_STOP,
+    GrammarMatcher,
+    build_agent_grammar,
+    example_arguments,
+    render_prompt,
+)
 
 
 def run_matcher(stops: list[str], pieces: list[str]) -> tuple[str, bool]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from gent_core.errors import GentError
 from gent_core.formats import IncrementalParser
 from gent_core.sections import ParseResult, SectionEvent, TextDelta
-from gent_core.textscan import EMPTY_ATTRIBUTES, SectionCollector
+from gent_core.toolkit import EMPTY_ATTRIBUTES, SectionCollector
 from gent_markdown.lines import (
     MAX_LINE_LENGTH,
     fence_close,

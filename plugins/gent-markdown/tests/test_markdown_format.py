@@ -16,8 +16,8 @@ from gent_markdown import MarkdownFormat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gent_core import TextTermination
 from gent_core.sections import FormattedSection, TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.toolchain import ToolCall, ToolChain
 
 FMT = MarkdownFormat()

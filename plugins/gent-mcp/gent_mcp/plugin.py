@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from gent_core.plugins.commands import Command
-from gent_core.plugins.hookspecs import hookimpl
+from gent_core import Command
+from gent_core.hookspecs import hookimpl
 from gent_core.toolsets import Toolset
 
 

@@ -30,15 +30,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core.context import ExecutionContext
-from gent_core.execution import execute_calls
-from gent_core.serialize import dumps_json, to_json_data
 from gent_core.toolchain import ToolCall
+from gent_core.toolkit import dumps_json, execute_calls, to_json_data
 
 if TYPE_CHECKING:
     import mcp_types
     from mcp.server.lowlevel import Server
 
-    from gent_core.agent import Agent
+    from gent_core import Agent
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
@@ -135,7 +134,7 @@ def to_call_tool_result(result: ToolResult, working_directory: Path) -> mcp_type
 def build_server(agent: Agent) -> Server[Any]:
     """An MCP server (low-level SDK ``Server``) offering ``agent``'s tools.
 
-    The agent must be open (:meth:`Agent.open <gent_core.agent.Agent.open>`) so the tools
+    The agent must be open (:meth:`Agent.open <gent_core._agent.Agent.open>`) so the tools
     of its toolsets are there.
 
     Raises:

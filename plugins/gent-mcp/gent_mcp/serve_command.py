@@ -14,11 +14,11 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from gent_core.cli.output import Output
 from gent_core.errors import GentError
+from gent_core.toolkit import Output
 
 if TYPE_CHECKING:
-    from gent_core.agent import Agent
+    from gent_core import Agent
 
 __all__ = ["add_arguments", "parse_address", "run"]
 
@@ -86,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects (stdio) or Ctrl-C; 2 on a bad config."""
     from pathlib import Path
 
-    from gent_core.agent import Agent
-    from gent_core.config import load_config
+    from gent_core import Agent, load_config
 
     output = Output()
     try:

@@ -11,12 +11,12 @@ alone) on both sides:
 
   - not JSON at all: ``-32700`` (parse error);
   - params holding a value JSON-RPC cannot carry to a tool — an integer of more than
-    :data:`~gent_core.serialize.MAX_INT_DIGITS` digits, a lone surrogate (``"\ud800"``), a
+    :data:`~gent_core._serialize.MAX_INT_DIGITS` digits, a lone surrogate (``"\ud800"``), a
     number out of range: ``-32602`` (invalid params), naming where;
   - anything else that is not a JSON-RPC request: ``-32600`` (invalid request);
 
   the answer carries the request's id when it can be read (a string, or an integer of at
-  most :data:`~gent_core.serialize.MAX_INT_DIGITS` digits), else ``null``. Every refused line
+  most :data:`~gent_core._serialize.MAX_INT_DIGITS` digits), else ``null``. Every refused line
   is logged (logger ``gent.mcp``);
 * a message that cannot be written as JSON becomes ``-32603`` (internal error) for the same
   request id.
@@ -39,7 +39,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from gent_core.serialize import MAX_INT_DIGITS
+from gent_core.toolkit import MAX_INT_DIGITS
 
 if TYPE_CHECKING:
     import mcp_types

@@ -13,7 +13,7 @@ closes, whatever the server did:
 
 The messages are newline-delimited JSON-RPC, as the SDK's client reads and writes them; a line
 that is not a JSON-RPC message reaches the session as an exception (the SDK's way). Lines are
-read through :func:`gent_core.lines.bounded_lines`: a line longer than ``max_line_chars`` (a
+read through :func:`gent_core._lines.bounded_lines`: a line longer than ``max_line_chars`` (a
 server writing without end) closes the connection instead of filling the memory.
 
 On Windows the SDK's own transport is used: it puts the server in a Job Object whose closing
@@ -128,7 +128,7 @@ async def _posix_transport(
     async def read_stdout() -> None:
         from anyio.streams.text import TextReceiveStream
 
-        from gent_core.lines import LineTooLongError, bounded_lines
+        from gent_core.toolkit import LineTooLongError, bounded_lines
 
         assert process.stdout is not None
         lines = bounded_lines(TextReceiveStream(process.stdout, errors="replace"), max_line_chars)

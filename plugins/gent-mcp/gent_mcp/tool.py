@@ -6,11 +6,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import Location, ToolExecutionError
-from gent_core.tools.arguments import arguments_error, not_an_object_problem
+from gent_core.toolkit import (
+    SchemaValidator,
+    arguments_error,
+    describe_signature,
+    not_an_object_problem,
+)
 from gent_core.tools.base import Tool
-from gent_core.tools.describe import describe_signature
 from gent_core.tools.result import ToolResult
-from gent_core.tools.validator import SchemaValidator
 from gent_mcp.results import to_tool_result
 
 if TYPE_CHECKING:
@@ -24,7 +27,7 @@ class MCPTool(Tool):
     """A tool whose calls go to an MCP server.
 
     Arguments are checked against the server's input schema with gent's own validator
-    (:class:`~gent_core.tools.validator.SchemaValidator`) before anything is sent, so the
+    (:class:`~gent_core.tools._validator.SchemaValidator`) before anything is sent, so the
     model gets the same worded argument errors as for any gent tool.
 
     Args:

@@ -30,9 +30,7 @@ def sandbox(gent_plugins: PluginSandbox) -> PluginSandbox:
     import gent_tools_basic.plugin
     import gent_xml.plugin
 
-    from gent_core import builtin
-
-    gent_plugins.register(builtin, "core")
+    gent_plugins.register_core()
     gent_plugins.register(gent_xml.plugin, "xml")
     gent_plugins.register(gent_json.plugin, "json")
     gent_plugins.register(gent_tools_basic.plugin, "basic")

@@ -11,8 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gent_core.agent import Agent, RunResult
-from gent_core.config import parse_config
+from gent_core import Agent, RunResult, parse_config
 from gent_core.testing import PluginSandbox
 
 SERVERS = Path(__file__).parent / "servers"

@@ -25,7 +25,7 @@ from mcp_helpers import (
     toolbox_entry,
 )
 
-from gent_core.agent import RunResult
+from gent_core import RunResult
 from gent_core.errors import ToolsetError
 from gent_core.testing import PluginSandbox, ScriptedModel
 

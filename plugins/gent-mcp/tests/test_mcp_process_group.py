@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mcp_helpers import PYTHON, SERVERS, action, agent_config, agent_from, pid_alive, run_and_close
 
-from gent_core.agent import Agent
+from gent_core import Agent
 from gent_core.testing import PluginSandbox
 
 pytestmark = pytest.mark.slow

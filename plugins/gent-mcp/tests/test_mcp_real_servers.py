@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp_helpers import action, agent_config, agent_from, run_and_close
 
-from gent_core.agent import Agent, RunResult
+from gent_core import Agent, RunResult
 from gent_core.testing import PluginSandbox
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mcp_helpers import PYTHON, TOOLBOX, action
 
-from gent_core.cli.main import main
+from gent_core.testing import run_cli as main
 
 
 def config(*outputs: str) -> str:

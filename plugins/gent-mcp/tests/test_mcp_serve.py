@@ -21,8 +21,7 @@ from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_helpers import PYTHON, TOOLBOX, action, agent_config, agent_from, run_and_close
 
-from gent_core import hookimpl
-from gent_core.agent import Agent
+from gent_core import Agent, hookimpl
 from gent_core.messages import ImagePart
 from gent_core.testing import PluginSandbox
 from gent_core.tools import ToolResult, tool

@@ -23,7 +23,7 @@ from mcp_helpers import (
     toolbox_entry,
 )
 
-from gent_core.agent import Agent, RunResult
+from gent_core import Agent, RunResult
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError
 from gent_core.testing import PluginSandbox

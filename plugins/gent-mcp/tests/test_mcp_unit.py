@@ -15,7 +15,7 @@ from gent_mcp.serve import mcp_tool_name, to_call_tool_result
 from gent_mcp.serve_command import parse_address
 from gent_mcp.toolset import MCPToolset, declares_writes, gent_tool_name
 
-from gent_core.config import ConfigError
+from gent_core import ConfigError
 from gent_core.errors import Location, ToolExecutionError
 from gent_core.messages import ImagePart
 from gent_core.testing import PluginSandbox

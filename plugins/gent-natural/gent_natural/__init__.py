@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.lazy import load_export
+from gent_core.toolkit import load_export
 
 _EXPORTS = {
     "NaturalOptions": "gent_natural.options",

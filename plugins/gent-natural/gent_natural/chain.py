@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gent_core.textscan import format_attributes
 from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.toolkit import format_attributes
 from gent_natural.tagcalls import read_tag_calls, write_tag_calls
 
 if TYPE_CHECKING:
-    from gent_core.grammar.builder import GrammarBuilder
+    from gent_core.toolkit import GrammarBuilder
     from gent_core.tools.base import Tool
 
 __all__ = ["NaturalToolChain"]
@@ -95,13 +95,13 @@ class NaturalToolChain(ToolChain):
         return write_tag_calls(calls, indent=self.indent)
 
     def grammar_calls(self, builder: GrammarBuilder) -> str | None:
-        """The GBNF of 1 to :data:`~gent_core.grammar.MAX_CALLS` tags, each naming one of
+        """The GBNF of 1 to :data:`~gent_core._grammar.MAX_CALLS` tags, each naming one of
         :attr:`tools` with arguments valid for its schema, written as :meth:`format_calls`
         writes them on one line or indented. ``None`` without tools.
         """
         if not self.tools:
             return None
-        from gent_core.grammar import JSONSchemaConverter, arguments_schema, repeat_calls
+        from gent_core.toolkit import JSONSchemaConverter, arguments_schema, repeat_calls
 
         converter = JSONSchemaConverter(builder, flavor="json", xml_safe=True)
         alternatives = []

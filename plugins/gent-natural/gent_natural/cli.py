@@ -14,8 +14,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from gent_core import ComponentKind
     from gent_core.messages import Message
-    from gent_core.plugins.registry import ComponentKind
 
 __all__ = ["InputError", "add_arguments", "read_messages", "run"]
 
@@ -125,10 +125,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _read(path: str) -> tuple[str, str]:
     """The input text and how to name it in messages (at most the conversation file size
-    limit: :data:`gent_core.bounded.CONVERSATION_FILE`).
+    limit: :data:`gent_core._bounded.CONVERSATION_FILE`).
     """
-    from gent_core.bounded import CONVERSATION_FILE, read_file, read_stream
     from gent_core.errors import InputError as BoundsError
+    from gent_core.toolkit import CONVERSATION_FILE, read_file, read_stream
 
     name = "standard input" if path == "-" else path
     try:
@@ -150,11 +150,11 @@ def _read(path: str) -> tuple[str, str]:
 
 def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
     """The messages as data, and the line each starts on (for messages); read within gent's
-    bounds (:func:`gent_core.bounded.read_json`).
+    bounds (:func:`gent_core._bounded.read_json`).
     """
-    from gent_core.bounded import read_json
     from gent_core.errors import InputError as BoundsError
     from gent_core.errors import InputSyntaxError
+    from gent_core.toolkit import read_json
 
     def read(text: str, source: str) -> Any:
         try:
@@ -182,7 +182,7 @@ def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
 
 
 def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
-    from gent_core.openai_messages import OpenAIMessageError, messages_from_openai
+    from gent_core.toolkit import OpenAIMessageError, messages_from_openai
 
     try:
         return messages_from_openai(data)
@@ -193,7 +193,7 @@ def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
 
 def read_messages(text: str, name: str) -> list[Message]:
     """The OpenAI chat messages in ``text`` (a JSON array, or JSONL with one message per
-    line), read within gent's bounds (:func:`gent_core.bounded.read_json`).
+    line), read within gent's bounds (:func:`gent_core._bounded.read_json`).
 
     Args:
         text: The input.
@@ -207,9 +207,8 @@ def read_messages(text: str, name: str) -> list[Message]:
 
 
 def _component(kind: ComponentKind, name: str, **options: Any) -> Any:
+    from gent_core import Registry, get_plugin_manager
     from gent_core.errors import GentError
-    from gent_core.plugins.manager import get_plugin_manager
-    from gent_core.plugins.registry import Registry
 
     try:
         return Registry.from_plugin_manager(get_plugin_manager()).create(kind, name, **options)
@@ -263,8 +262,7 @@ def run(args: argparse.Namespace) -> int:
     """Convert the input and print it; return 0, or 1 on bad input."""
     import logging
 
-    from gent_core.openai_messages import messages_to_openai
-    from gent_core.serialize import write_json
+    from gent_core.toolkit import messages_to_openai, write_json
 
     # the problems are printed below; the library's warnings would repeat them
     logging.getLogger("gent_natural").addHandler(logging.NullHandler())

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import GentError
-from gent_core.plugins.hookspecs import hookimpl
+from gent_core.hookspecs import hookimpl
 from gent_natural.native_to_text import convert_to_text
 from gent_natural.options import NaturalOptions
 
@@ -31,9 +31,8 @@ def lookup_format(name: str) -> TextFormat:
     Raises:
         GentError: No such format is installed (listing the installed ones).
     """
+    from gent_core import Registry, get_plugin_manager
     from gent_core.formats import TextFormat
-    from gent_core.plugins.manager import get_plugin_manager
-    from gent_core.plugins.registry import Registry
 
     created = Registry.from_plugin_manager(get_plugin_manager()).create("format", name)
     if not isinstance(created, TextFormat):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gent_core.callparse.text import quote_start
 from gent_core.errors import (
     InvalidJSONError,
     Location,
@@ -19,6 +18,7 @@ from gent_core.errors import (
     TruncatedCallError,
 )
 from gent_core.toolchain import ToolCall
+from gent_core.toolkit import quote_start
 from gent_natural.reading import MalformedCall, NotACall, read_call
 from gent_natural.scanner import BrokenElement, Element, ProseText, TagScanner
 from gent_natural.tags import CALL_TAG, write_element

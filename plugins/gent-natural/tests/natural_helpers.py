@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from gent_core.messages import Message, MessageToolCall
-from gent_core.openai_messages import messages_from_openai
+from gent_core.toolkit import messages_from_openai
 from gent_core.tools import tool
 
 

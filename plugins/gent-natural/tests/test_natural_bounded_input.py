@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.cli.main import main
+from gent_core.testing import run_cli as main
 
 
 def convert(

@@ -11,13 +11,12 @@ from gent_natural.chain import NaturalToolChain
 from gent_natural.tagcalls import read_tag_calls, write_tag_calls
 from natural_helpers import TOOLS
 
-from gent_core.agent import Agent
+from gent_core import Agent
 from gent_core.errors import GentError, InvalidJSONError, MissingToolNameError, TruncatedCallError
 from gent_core.formats import TextFormat
-from gent_core.grammar.builder import GrammarBuilder
-from gent_core.grammar.match import GrammarMatcher
 from gent_core.testing import PluginSandbox, ScriptedModel
 from gent_core.toolchain import ToolCall
+from gent_core.toolkit import GrammarBuilder, GrammarMatcher
 
 
 def test_reads_every_tag_and_ignores_prose_around_them() -> None:

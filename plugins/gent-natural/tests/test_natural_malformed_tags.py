@@ -11,7 +11,7 @@ import pytest
 from gent_natural.chain import NaturalToolChain
 from natural_helpers import TOOLS
 
-from gent_core.agent import Agent, RunResult
+from gent_core import Agent, RunResult
 from gent_core.formats import TextFormat
 from gent_core.testing import PluginSandbox, ScriptedModel
 

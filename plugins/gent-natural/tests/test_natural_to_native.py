@@ -16,9 +16,9 @@ from natural_helpers import OPENAI_CONVERSATION, TOOLS, conversation
 
 from gent_core.formats import TextFormat
 from gent_core.messages import ImagePart, Message, MessageToolCall, TextPart
-from gent_core.openai_messages import messages_to_openai
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolChain
+from gent_core.toolkit import messages_to_openai
 
 
 def registry_component(kind: str, name: str, **options: Any) -> Any:

@@ -16,12 +16,11 @@ from gent_natural import plugin
 from gent_natural.middleware import NaturalMiddleware
 from natural_helpers import OPENAI_CONVERSATION, conversation
 
-from gent_core.agent import Agent
-from gent_core.cli.main import main
-from gent_core.config import load_config
+from gent_core import Agent, load_config
 from gent_core.errors import ConfigError, GentError
 from gent_core.messages import Message, MessageToolCall
 from gent_core.testing import PluginSandbox
+from gent_core.testing import run_cli as main
 
 AGENT = """\
 model:

@@ -184,7 +184,7 @@ class OpenAIModel(Model):
         elif request.structure is not None:
             # A base model behind the completions API: the same few-shot prompt, in the
             # agent's own format, as the in-process llamacpp model gets.
-            from gent_core.base_prompt import render_prompt
+            from gent_core.toolkit import render_prompt
 
             body["prompt"] = render_prompt(request.messages, request.structure, few_shot=o.few_shot)
         else:
@@ -226,7 +226,7 @@ class OpenAIModel(Model):
         """
         if not self.options.grammar or structure is None:
             return None
-        from gent_core.grammar import checked_agent_grammar
+        from gent_core.toolkit import checked_agent_grammar
 
         return checked_agent_grammar(structure, logger)
 

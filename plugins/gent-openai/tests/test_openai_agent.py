@@ -7,13 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gent_core import hookimpl
-from gent_core.agent import Agent
-from gent_core.config import parse_config
+from gent_core import Agent, build_plugin_manager, hookimpl, parse_config
 from gent_core.context import ExecutionContext
 from gent_core.messages import Message
 from gent_core.model import ModelRequest
-from gent_core.plugins import build_plugin_manager
 
 CONFIG = """\
 model:

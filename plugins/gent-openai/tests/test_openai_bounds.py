@@ -11,9 +11,7 @@ from collections.abc import Iterator
 
 from openai_fake_server import FakeServer, Reply, chat_event
 
-from gent_core.agent import Agent, RunResult
-from gent_core.config import parse_config
-from gent_core.plugins import build_plugin_manager
+from gent_core import Agent, RunResult, build_plugin_manager, parse_config
 
 CONFIG = """\
 model:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from openai_fake_server import FakeServer, Reply, chat_event
 
-from gent_core.cli.main import main
+from gent_core.testing import run_cli as main
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "calculator-openai.yaml"
 

@@ -16,9 +16,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from otel_helpers import OTEL_VARIABLES, TOOLS, MakeAgent
 
-from gent_core.agent import Agent
+from gent_core import Agent, GentPluginManager
 from gent_core.context import Limits
-from gent_core.plugins import GentPluginManager
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,7 @@ from typing import Any
 
 from opentelemetry.sdk.trace import ReadableSpan
 
-from gent_core import ToolResult, tool
-from gent_core.agent import Agent
+from gent_core import Agent, ToolResult, tool
 
 OTEL_VARIABLES = (
     "OTEL_SDK_DISABLED",

@@ -212,7 +212,7 @@ def test_nothing_configured_imports_no_sdk_and_says_nothing(tmp_path: Path) -> N
     script = (
         "import sys, asyncio\n"
         "from gent_core import load_config\n"
-        "from gent_core.agent import Agent\n"
+        "from gent_core._agent import Agent\n"
         "agent = Agent.from_config(load_config('agent.yaml'))\n"
         "result = agent.run_sync('What is 17 * 23?')\n"
         "assert 'otel' in agent.plugin_manager.loaded_plugin_names()\n"

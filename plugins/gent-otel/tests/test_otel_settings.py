@@ -64,7 +64,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from gent_core import load_config
-from gent_core.agent import Agent
+from gent_core._agent import Agent
 
 memory = InMemorySpanExporter()
 provider = TracerProvider()

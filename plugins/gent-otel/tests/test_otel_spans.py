@@ -21,11 +21,17 @@ from otel_helpers import (
     trace_id,
 )
 
-from gent_core import ExecutionContext, Tool, ToolCall, ToolCallDecision, hookimpl
-from gent_core.agent import ApprovalPolicy
+from gent_core import (
+    ApprovalPolicy,
+    ExecutionContext,
+    GentPluginManager,
+    Tool,
+    ToolCall,
+    ToolCallDecision,
+    hookimpl,
+)
 from gent_core.context import Limits
 from gent_core.model import ModelChunk, ModelRequest
-from gent_core.plugins import GentPluginManager
 from gent_core.testing import ScriptedModel
 
 

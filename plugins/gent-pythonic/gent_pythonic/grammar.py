@@ -1,6 +1,6 @@
 r"""The grammar of pythonic calls, restricted to the agent's tools and argument schemas.
 
-One to :data:`~gent_core.grammar.MAX_CALLS` calls, one per line, written the way
+One to :data:`~gent_core._grammar.MAX_CALLS` calls, one per line, written the way
 :func:`gent_pythonic.writer.write_calls` writes them::
 
     calculator(expression="17 * 23")
@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gent_core.grammar import (
+from gent_core.toolkit import (
+    CallableTool,
     GrammarBuilder,
     JSONSchemaConverter,
     arguments_schema,
     literal,
     repeat_calls,
 )
-from gent_core.grammar.calls import CallableTool
 from gent_pythonic.writer import is_keyword_name, write_string, write_value
 
 __all__ = ["PythonLiteralConverter", "python_calls"]

@@ -12,14 +12,19 @@ from gent_pythonic import PythonicToolChain
 from gent_xml import XMLFormat
 from pydantic import BaseModel
 
-from gent_core.grammar import MAX_CALLS, GrammarBuilder, build_agent_grammar, check_gbnf
-from gent_core.grammar.match import GrammarMatcher
-from gent_core.grammar.sample import sample
+from gent_core import TextTermination
 from gent_core.model import OutputStructure
 from gent_core.sections import Section, TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.testing import KIT_TOOLS
 from gent_core.toolchain import ToolCall
+from gent_core.toolkit import (
+    MAX_CALLS,
+    GrammarBuilder,
+    GrammarMatcher,
+    build_agent_grammar,
+    check_gbnf,
+    sample,
+)
 from gent_core.tools import BaseTool, tool
 from gent_core.tools.base import Tool
 

@@ -10,8 +10,7 @@ from gent_pythonic import PythonicToolChain
 from gent_pythonic.guard import SAFE_CODE_CHARS
 
 from gent_core.errors import ParseError
-from gent_core.testing import KIT_TOOLS
-from gent_core.testing.conformance import assert_linear
+from gent_core.testing import KIT_TOOLS, assert_linear
 
 CHAIN = PythonicToolChain(KIT_TOOLS)
 

@@ -14,15 +14,13 @@ from gent_pythonic import PythonicToolChain, plugin
 from gent_tools_basic.calculator import EXAMPLES as calculator_examples
 from gent_xml import XMLFormat
 
-from gent_core.agent import Agent, RunResult
-from gent_core.base_prompt import render_prompt
-from gent_core.config import load_config
+from gent_core import Agent, RunResult, TextTermination, load_config
 from gent_core.errors import ConfigError
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
-from gent_core.terminations.text import TextTermination
 from gent_core.testing import KIT_TOOLS, PluginSandbox, ScriptedModel
+from gent_core.toolkit import render_prompt
 
 
 def test_the_plugin_registers_the_pythonic_chain(gent_plugins: PluginSandbox) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from gent_tools_basic import plugin
 
-from gent_core.plugins import Registry, build_plugin_manager
-from gent_core.plugins.manager import PluginSelection
+from gent_core import PluginSelection, Registry, build_plugin_manager
 from gent_core.testing import PluginSandbox, run_tool_sync
 from gent_core.tools import Tool
 

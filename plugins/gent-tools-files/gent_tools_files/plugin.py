@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gent_core.plugins.hookspecs import hookimpl
+from gent_core.hookspecs import hookimpl
 from gent_core.tools.base import Tool
 
 

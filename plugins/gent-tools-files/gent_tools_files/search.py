@@ -10,7 +10,7 @@ on every machine. Binary files (see :mod:`gent_tools_files.text`), symbolic link
 followed), FIFOs, sockets, devices and unreadable files are skipped and counted in the answer.
 
 CPU-safe regular expressions: patterns go through the core's bounded helper
-(:mod:`gent_core.regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
+(:mod:`gent_core._regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
 timeout and releases the GIL while it matches). The engine has
 no step budget, so its time is the one bound in seconds, a safety net: the matching in one
 call may take ``time_limit`` seconds in all (reading and walking do not count), so a pattern
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
-from gent_core.regexes import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
+from gent_core.toolkit import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES

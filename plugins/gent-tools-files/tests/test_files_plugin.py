@@ -11,10 +11,14 @@ import pytest
 import yaml
 from gent_tools_files import EditFile, ReadFile, plugin
 
-from gent_core.agent import Agent
-from gent_core.config import ConfigError, build_components, parse_config
-from gent_core.plugins import Registry, build_plugin_manager
-from gent_core.plugins.manager import PluginSelection
+from gent_core import (
+    Agent,
+    ConfigError,
+    PluginSelection,
+    Registry,
+    build_plugin_manager,
+    parse_config,
+)
 from gent_core.testing import PluginSandbox
 
 NAMES = ["read_file", "list_dir", "search_text", "write_file", "edit_file"]
@@ -39,21 +43,24 @@ def test_registered_in_a_sandbox(gent_plugins: PluginSandbox) -> None:
     assert registry.get("tool", "files:edit_file").factory is EditFile
 
 
-def _components(text: str, work: Path) -> Any:
+def _tools(text: str, work: Path) -> Any:
+    """The tools of the agent the config describes, in order."""
     loaded = parse_config(text, source="agent.yaml", base_dir=work)
-    return build_components(loaded, Registry.from_plugin_manager(build_plugin_manager()))
+    registry = Registry.from_plugin_manager(build_plugin_manager())
+    agent = Agent.from_config(loaded, registry=registry)
+    assert agent.toolchain is not None
+    return agent.toolchain.tools
 
 
 BASE = "model: {name: scripted, outputs: []}\nformat: xml\ntoolchain: json\n"
 
 
 def test_options_come_from_the_agent_config(work: Path) -> None:
-    components = _components(
+    read, search, listing = _tools(
         BASE + "tools:\n  - {name: read_file, max_chars: 20000, max_lines: 50}\n"
         "  - {name: search_text, time_limit: 2.5, skip_dirs: [build]}\n  - list_dir\n",
         work,
     )
-    read, search, listing = components.tools
     assert (read.options.max_chars, read.options.max_lines) == (20000, 50)
     assert (search.options.time_limit, search.options.skip_dirs) == (2.5, ("build",))
     assert listing.options.max_entries == 200
@@ -61,7 +68,7 @@ def test_options_come_from_the_agent_config(work: Path) -> None:
 
 def test_bad_options_are_config_errors_naming_file_line_and_key(work: Path) -> None:
     with pytest.raises(ConfigError) as caught:
-        _components(
+        _tools(
             BASE + "tools:\n  - {name: read_file, max_char: 5}\n"
             "  - {name: list_dir, max_entries: lots}\n",
             work,
@@ -74,13 +81,11 @@ def test_bad_options_are_config_errors_naming_file_line_and_key(work: Path) -> N
 
 def test_writing_tools_need_allow_writes(work: Path) -> None:
     with pytest.raises(ConfigError) as caught:
-        _components(BASE + "tools: [read_file, write_file, edit_file]\n", work)
+        _tools(BASE + "tools: [read_file, write_file, edit_file]\n", work)
     assert "allow_writes: true" in str(caught.value)
     assert "'write_file'" in str(caught.value) and "'edit_file'" in str(caught.value)
-    components = _components(
-        BASE + "allow_writes: true\ntools: [read_file, write_file, edit_file]\n", work
-    )
-    assert [tool.name for tool in components.tools] == ["read_file", "write_file", "edit_file"]
+    tools = _tools(BASE + "allow_writes: true\ntools: [read_file, write_file, edit_file]\n", work)
+    assert [tool.name for tool in tools] == ["read_file", "write_file", "edit_file"]
 
 
 def _action(tool: str, **args: Any) -> str:

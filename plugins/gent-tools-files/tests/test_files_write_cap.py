@@ -16,7 +16,7 @@ from gent_json import JSONToolChain
 from gent_tools_files import EditFile, FileToolError, WriteFile
 from gent_xml import XMLFormat
 
-from gent_core.agent import Agent
+from gent_core import Agent
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult
 

@@ -58,11 +58,11 @@ from typing import TYPE_CHECKING
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
-from gent_core.textscan import format_attributes, name_table
+from gent_core.toolkit import format_attributes, name_table
 from gent_xml.scanner import CDATA_CLOSE, CDATA_OPEN, MAX_TAG_LENGTH, XMLScanner
 
 if TYPE_CHECKING:
-    from gent_core.grammar import GrammarBuilder
+    from gent_core.toolkit import GrammarBuilder
 
 __all__ = ["MAX_TAG_LENGTH", "XMLFormat"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from gent_core.formats import TextFormat
-from gent_core.plugins.hookspecs import hookimpl
+from gent_core.hookspecs import hookimpl
 
 
 @hookimpl

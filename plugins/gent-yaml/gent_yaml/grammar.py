@@ -20,8 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gent_core.grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, literal
-from gent_core.grammar.calls import CallableTool, repeat_calls
+from gent_core.toolkit import (
+    CallableTool,
+    GrammarBuilder,
+    JSONSchemaConverter,
+    arguments_schema,
+    literal,
+    repeat_calls,
+)
 from gent_yaml.write import yaml_key
 
 __all__ = ["yaml_calls"]
@@ -66,7 +72,7 @@ def yaml_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
     """Add the rules for YAML tool calls and return the calls rule's name.
 
     The rule accepts one call mapping or a block list of up to
-    :data:`~gent_core.grammar.MAX_CALLS` of them. Strings never hold the texts the format
+    :data:`~gent_core._grammar.MAX_CALLS` of them. Strings never hold the texts the format
     must not see (``builder.avoid``).
     """
     converter = JSONSchemaConverter(builder, flavor="yaml")

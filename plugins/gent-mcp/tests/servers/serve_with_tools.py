@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gent_core import hookimpl
-from gent_core.cli.main import main
 from gent_core.testing import PluginSandbox
+from gent_core.testing import run_cli as main
 from gent_core.tools import tool
 
 

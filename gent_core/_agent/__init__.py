@@ -1,0 +1,54 @@
+"""The agent: a ReAct loop over text, its events, records, transcript and approval policies."""
+
+from gent_core._agent.agent import THINKING_GUIDANCE, Agent
+from gent_core._agent.approval import ApprovalPolicy
+from gent_core._agent.events import (
+    AgentEvent,
+    AnswerReady,
+    FeedbackSent,
+    ModelLoaded,
+    ModelLoading,
+    OutputEvent,
+    RunFinished,
+    RunStarted,
+    StepStarted,
+    ToolCallFinished,
+    ToolCallsStarted,
+)
+from gent_core._agent.prompt import PromptParts
+from gent_core._agent.records import (
+    ModelCallStats,
+    RunResult,
+    RunStats,
+    StepRecord,
+    StopReason,
+    ToolCallRecord,
+)
+from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+
+__all__ = [
+    "THINKING_GUIDANCE",
+    "Agent",
+    "AgentEvent",
+    "AnswerReady",
+    "ApprovalPolicy",
+    "FeedbackSent",
+    "ModelCallStats",
+    "ModelLoaded",
+    "ModelLoading",
+    "OutputEvent",
+    "PromptParts",
+    "RunFinished",
+    "RunResult",
+    "RunStarted",
+    "RunStats",
+    "StepRecord",
+    "StepStarted",
+    "StopReason",
+    "ToolCallFinished",
+    "ToolCallRecord",
+    "ToolCallsStarted",
+    "Transcript",
+    "TranscriptWriter",
+    "load_transcript",
+]

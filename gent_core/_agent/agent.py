@@ -1,0 +1,520 @@
+"""The :class:`Agent`: a model, a format, a tool chain and a termination, run as a ReAct loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gent_core._agent.approval import ApprovalPolicy
+from gent_core._agent.clipboard import clipboard_from_records
+from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
+from gent_core._agent.prompt import PromptParts
+from gent_core._agent.records import RunResult
+from gent_core._agent.run import AgentRun
+from gent_core._agent.transcript import TranscriptWriter, load_transcript
+from gent_core._plugins.manager import GentPluginManager
+from gent_core.context import Cancellation, ExecutionContext, Limits
+from gent_core.errors import GentError, Location
+from gent_core.formats import TextFormat
+from gent_core.messages import Message
+from gent_core.model import Model, OutputStructure
+from gent_core.sections import Section, TextSection
+from gent_core.termination import Termination
+from gent_core.toolchain import ToolChain
+from gent_core.tools.base import Tool
+from gent_core.toolsets import Toolset
+
+if TYPE_CHECKING:
+    from gent_core._config import LoadedConfig
+    from gent_core._plugins.registry import Registry
+
+__all__ = ["THINKING_GUIDANCE", "Agent"]
+
+THINKING_GUIDANCE = "Your reasoning: what you know so far and what to do next."
+
+
+def _ignore(event: AgentEvent) -> None:
+    del event
+
+
+def _being_cancelled() -> bool:
+    """Whether the current task is being cancelled (always assumed before Python 3.11,
+    which cannot tell a cancellation from a ``CancelledError`` raised by other means).
+    """
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)
+    return cancelling is None or cancelling() > 0
+
+
+class Agent:
+    """A ReAct-style agent over text.
+
+    Args:
+        model: The model back end.
+        format: The text format (``xml``, ``markdown``...).
+        toolchain: The tool chain; required when there are tools.
+        termination: How the final answer is read (plain text by default).
+        tools: Tools to add to the tool chain.
+        thinking: Whether to ask for a ``thinking`` section before acting.
+        limits: Steps, timeouts and error limits.
+        working_directory: Where tools work; the current directory by default.
+        plugin_manager: Whose lifecycle hooks fire during runs (``None``: a private manager
+            with no plugins, so only the approval policy's and the middleware's hooks).
+        prompt: Overrides for the system prompt's parts.
+        approval: A tool approval policy, registered for the duration of each run.
+        toolsets: Sources of more tools (MCP servers...), opened by :meth:`open` before the
+            first run and closed by :meth:`aclose`.
+        allow_writes: Whether toolset tools that change files or other state
+            (:attr:`Tool.writes <gent_core.tools.Tool.writes>`) are offered. When false they
+            are left out as the toolsets open, with a warning naming them, and listed in
+            :attr:`withheld_tools` (an agent from a config takes its ``allow_writes``).
+        middleware: Plugin objects with lifecycle hook implementations, registered for the
+            runs of this agent only (other agents sharing the plugin manager never see them).
+        max_tokens: Upper bound of tokens per model call.
+        temperature: Sampling temperature, or ``None`` for the back end's default.
+        redact: Masks secrets in the free text written to a transcript (every string value
+            but the task and the answer; see :func:`~gent_core._agent.records.redact_record`).
+        config_summary: A JSON-ready (redacted) description of the configuration, written to
+            the transcript header.
+        config_file: The config file the agent was built from, written to the transcript
+            header too: resuming reloads it when ``config_summary`` had secrets masked.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        format: TextFormat,
+        toolchain: ToolChain | None = None,
+        termination: Termination | None = None,
+        *,
+        tools: Sequence[Tool] = (),
+        thinking: bool = True,
+        limits: Limits | None = None,
+        working_directory: Path | str | None = None,
+        plugin_manager: GentPluginManager | None = None,
+        prompt: PromptParts | None = None,
+        approval: ApprovalPolicy | None = None,
+        toolsets: Sequence[Toolset] = (),
+        allow_writes: bool = True,
+        middleware: Sequence[object] = (),
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        redact: Callable[[str], str] | None = None,
+        config_summary: dict[str, Any] | None = None,
+        config_file: Path | str | None = None,
+    ) -> None:
+        if tools and toolchain is None:
+            raise GentError(
+                "an agent with tools needs a tool chain",
+                hint="Pass toolchain=... (for example the 'json' tool chain).",
+            )
+        self.model = model
+        self.format = format
+        self.toolchain = toolchain
+        for tool in tools:
+            assert toolchain is not None
+            toolchain.add_tool(tool)
+        if termination is None:
+            from gent_core._terminations.text import TextTermination
+
+            termination = TextTermination()
+        self.termination = termination
+        self.thinking: Section | None = (
+            TextSection("thinking", THINKING_GUIDANCE) if thinking else None
+        )
+        self.limits = limits or Limits()
+        self.working_directory = Path(working_directory) if working_directory else Path.cwd()
+        self.plugin_manager = plugin_manager
+        self.prompt = prompt or PromptParts()
+        self.approval = approval
+        self.toolsets = list(toolsets)
+        self.allow_writes = allow_writes
+        self.withheld_tools: list[str] = []
+        self.middleware = list(middleware)
+        self.toolset_origins: dict[int, Location] = {}
+        self._opened: list[Toolset] = []
+        self._toolset_tools: list[str] = []
+        self.toolset_tools: dict[str, Toolset] = {}
+        """The tools added by the open toolsets, by name, with the toolset of each."""
+        self._tools_open = False
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.redact = redact
+        self.config_summary = config_summary
+        self.config_file = Path(config_file).resolve() if config_file else None
+        self._loaded = False
+        self._active: set[Cancellation] = set()
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def from_config(
+        cls,
+        loaded: LoadedConfig,
+        *,
+        registry: Registry | None = None,
+        plugin_manager: GentPluginManager | None = None,
+        ask_callback: Callable[..., bool] | None = None,
+    ) -> Agent:
+        """Build an agent from a loaded config, looking components up by plugin name.
+
+        Args:
+            loaded: The config (see :func:`gent_core._config.load_config`).
+            registry: Where components are looked up; built from ``plugin_manager`` (or the
+                process-wide plugin manager) by default.
+            plugin_manager: Whose lifecycle hooks fire during runs.
+            ask_callback: Asked about calls the approval policy marks ``ask``.
+
+        Raises:
+            ConfigError: Naming the file, line and key of a bad setting.
+        """
+        from gent_core._config import build_components
+        from gent_core._plugins.manager import get_plugin_manager
+        from gent_core._plugins.registry import Registry
+
+        manager = plugin_manager or get_plugin_manager()
+        components = build_components(loaded, registry or Registry.from_plugin_manager(manager))
+        config = loaded.config
+        approval = config.approval
+        policy = None
+        if approval.deny or approval.ask or approval.default != "allow":
+            policy = ApprovalPolicy(
+                allow=approval.allow,
+                deny=approval.deny,
+                ask=approval.ask,
+                default=approval.default,
+                ask_callback=ask_callback,
+            )
+        agent = cls(
+            components.model,
+            components.format,
+            components.toolchain,
+            components.termination,
+            toolsets=components.toolsets,
+            allow_writes=config.allow_writes,
+            middleware=components.middleware,
+            thinking=config.thinking,
+            limits=config.limits_object(),
+            working_directory=config.working_directory,
+            plugin_manager=manager,
+            prompt=PromptParts(
+                role=config.prompt.role,
+                instructions=config.prompt.instructions,
+                extra_rules=tuple(config.prompt.rules),
+                append=config.prompt.append,
+            ),
+            approval=policy,
+            redact=loaded.redact,
+            config_summary=loaded.redacted_dict(),
+            config_file=loaded.source if Path(loaded.source).is_file() else None,
+        )
+        agent.toolset_origins = dict(components.toolset_origins)
+        return agent
+
+    # ------------------------------------------------------------------ structure
+
+    def sections(self) -> list[Section]:
+        """The sections the model is asked to write, in prompt order."""
+        sections: list[Section] = []
+        if self.thinking is not None:
+            sections.append(self.thinking)
+        if self.toolchain is not None:
+            sections.append(self.toolchain)
+        sections.append(self.termination)
+        return sections
+
+    def closing_sections(self) -> list[str]:
+        """Sections whose end ends a step: the action (if any) and the answer."""
+        names = [self.toolchain.name] if self.toolchain is not None else []
+        return [*names, self.termination.name]
+
+    def expected_sections_text(self) -> str:
+        """``"action or answer"``: what every step must contain."""
+        return " or ".join(self.closing_sections())
+
+    def structure(self) -> OutputStructure:
+        """The expected output structure, for back ends that constrain generation."""
+        return OutputStructure(self.format, self.sections(), self.toolchain, self.termination)
+
+    def system_prompt(self) -> str:
+        """The exact system prompt."""
+        return self.prompt.build(
+            self.format,
+            self.sections(),
+            thinking=self.thinking.name if self.thinking is not None else None,
+            action=self.toolchain.name if self.toolchain is not None else None,
+            answer=self.termination.name,
+        )
+
+    # ------------------------------------------------------------------ running
+
+    async def open(self) -> None:
+        """Open the toolsets once and add their tools to the tool chain (called by
+        :meth:`load`; call it directly to see the tools without loading the model).
+
+        A tool whose name is already taken is added as ``<toolset>:<tool>``. A tool that writes
+        is left out (with a warning) unless :attr:`allow_writes`. When a toolset fails to
+        open, the ones already opened are closed again.
+
+        Raises:
+            ToolsetError: Naming the toolset, where it was configured, and why it failed.
+        """
+        if self._tools_open:
+            return
+        if self.toolsets and self.toolchain is None:
+            raise GentError(
+                "an agent with toolsets needs a tool chain",
+                hint="Pass toolchain=... (for example the 'json' tool chain).",
+            )
+        from gent_core.errors import ToolsetError
+        from gent_core.tools._renamed import RenamedTool
+
+        assert self.toolchain is not None or not self.toolsets
+        for name in self._toolset_tools:  # tools of an earlier opening
+            if self.toolchain is not None:
+                self.toolchain.remove_tool(name)
+        self._toolset_tools = []
+        self.toolset_tools = {}
+        self.withheld_tools = []
+        for toolset in self.toolsets:
+            try:
+                tools = list(await toolset.open(self.working_directory))
+            except (Exception, asyncio.CancelledError) as error:
+                self._opened.append(toolset)
+                await self._close_toolsets()
+                if isinstance(error, asyncio.CancelledError) and _being_cancelled():
+                    raise  # Ctrl-C or a cancelled run while a server starts: not its error
+                raise ToolsetError(
+                    toolset.describe(), self.toolset_origins.get(id(toolset)), error
+                ) from error
+            self._opened.append(toolset)
+            assert self.toolchain is not None
+            withheld = [tool.name for tool in tools if tool.writes and not self.allow_writes]
+            if withheld:
+                self._warn_withheld(toolset, withheld)
+            for tool in tools:
+                if tool.writes and not self.allow_writes:
+                    continue
+                if self.toolchain.get_tool(tool.name) is not None:
+                    tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
+                self.toolchain.add_tool(tool)
+                self._toolset_tools.append(tool.name)
+                self.toolset_tools[tool.name] = toolset
+        self._tools_open = True
+
+    def _warn_withheld(self, toolset: Toolset, names: list[str]) -> None:
+        import logging
+
+        self.withheld_tools.extend(f"{toolset.name}:{name}" for name in names)
+        logging.getLogger("gent.agent").warning(
+            "toolset %s: %d tool(s) that change files or other state are not offered (%s); "
+            "add 'allow_writes: true' to the config to offer them",
+            toolset.describe(),
+            len(names),
+            ", ".join(names),
+        )
+
+    async def _close_toolsets(self) -> None:
+        opened, self._opened = self._opened, []
+        for toolset in reversed(opened):
+            try:
+                await toolset.aclose()
+            except Exception as error:  # noqa: BLE001 - closing must close the others too
+                import logging
+
+                logging.getLogger("gent.agent").warning(
+                    "closing toolset %s failed: %s: %s",
+                    toolset.describe(),
+                    type(error).__name__,
+                    error,
+                )
+
+    async def aclose(self) -> None:
+        """Close the toolsets (stopping their servers) and release the model.
+
+        Safe to call more than once, and after a failed :meth:`open` or :meth:`load`.
+        """
+        try:
+            await self._close_toolsets()
+        finally:
+            self._tools_open = False
+            if self._loaded:
+                self._loaded = False
+                await self.model.aclose()
+
+    async def __aenter__(self) -> Agent:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def load(self, on_event: Callable[[AgentEvent], None] = _ignore) -> float:
+        """Open the toolsets and load the model once (called by :meth:`run`; call it early
+        to show progress).
+
+        Returns:
+            Seconds spent loading the model now (``0.0`` when it was already loaded).
+
+        Raises:
+            ToolsetError: When a toolset cannot be opened.
+        """
+        await self.open()
+        if self._loaded:
+            return 0.0
+        on_event(ModelLoading(self.model.describe()))
+        started = time.perf_counter()
+        await self.model.load()
+        self._loaded = True
+        seconds = time.perf_counter() - started
+        on_event(ModelLoaded(self.model.describe(), seconds))
+        return seconds
+
+    async def run(
+        self,
+        task: str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        transcript: Path | str | None = None,
+        history: Sequence[Message] = (),
+    ) -> RunResult:
+        """Run the agent on ``task`` until it answers or hits a limit.
+
+        Args:
+            task: What the user asks.
+            on_event: Receives every event as it happens.
+            transcript: A JSONL file to append the run to, step by step.
+            history: Earlier messages of the conversation (no system message), placed
+                between the system prompt and the task. Middleware may rewrite them before
+                each model call (e.g. ``natural`` turns native tool calls into text).
+        """
+        return await self._run(
+            task,
+            on_event if on_event is not None else _ignore,
+            transcript,
+            resume=False,
+            history=history,
+        )
+
+    async def resume(
+        self,
+        transcript: Path | str,
+        *,
+        on_event: Callable[[AgentEvent], None] | None = None,
+    ) -> RunResult:
+        """Continue an interrupted run from its transcript (appending to the same file).
+
+        Raises:
+            GentError: When the transcript is unreadable or the run already finished.
+        """
+        return await self._run(
+            None, on_event if on_event is not None else _ignore, transcript, resume=True
+        )
+
+    def cancel(self, reason: str = "cancelled") -> None:
+        """Cancel the runs in progress (from any thread): each stops before its next step,
+        running tools are told through ``context.cancellation``, and the result's stop reason
+        is ``"cancelled"``. Later runs are not affected.
+        """
+        for cancellation in list(self._active):
+            cancellation.cancel(reason)
+
+    def run_sync(self, task: str, **options: Any) -> RunResult:
+        """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
+        return asyncio.run(self.run(task, **options))
+
+    def run_hooks(self) -> GentPluginManager | None:
+        """The plugin manager whose hooks fire in one run: the agent's, plus the approval
+        policy and the middleware in a manager of the run's own, so that concurrent runs of
+        other agents sharing the plugin manager never see them. Code that runs this agent's
+        tools outside a run (``gent mcp-serve``) puts it in the execution context.
+        """
+        scoped: list[tuple[str, object]] = [
+            (f"middleware-{index}-{type(item).__name__}", item)
+            for index, item in enumerate(self.middleware)
+        ]
+        if self.approval is not None:
+            scoped.append(("approval", self.approval))
+        if not scoped:
+            return self.plugin_manager
+        manager = GentPluginManager()
+        if self.plugin_manager is not None:
+            for name, plugin in self.plugin_manager.list_name_plugin():
+                if plugin is not None and name is not None:
+                    manager.register(plugin, name=name)
+        for name, plugin in scoped:
+            manager.register(plugin, name=name)
+        return manager
+
+    async def _run(
+        self,
+        task: str | None,
+        emit: Callable[[AgentEvent], None],
+        transcript_path: Path | str | None,
+        *,
+        resume: bool,
+        history: Sequence[Message] = (),
+    ) -> RunResult:
+        steps = []
+        cancellation = Cancellation()
+        context = ExecutionContext(
+            working_directory=self.working_directory,
+            limits=self.limits,
+            cancellation=cancellation,
+            plugin_manager=self.plugin_manager,
+        )
+        if self.redact is not None:
+            context.redact = self.redact
+        # The writer opens and locks the file first: a resume reads it under the lock, so no
+        # other run can be writing it meanwhile.
+        writer = (
+            TranscriptWriter(transcript_path, redact=self.redact, resume=resume)
+            if transcript_path
+            else None
+        )
+        try:
+            if resume:
+                assert transcript_path is not None
+                previous = load_transcript(transcript_path)
+                if previous.finished:
+                    raise GentError(
+                        f"the run in {transcript_path} already finished "
+                        f"({previous.end.get('stop_reason') if previous.end else ''}); "
+                        "nothing to resume"
+                    )
+                task = previous.task
+                steps = previous.steps
+                if steps:
+                    context.clipboard = clipboard_from_records(steps[-1].clipboard)
+        except BaseException:
+            if writer is not None:
+                writer.close()
+            raise
+        assert task is not None
+        context.plugin_manager = self.run_hooks()
+        self._active.add(cancellation)
+        try:
+            emit(RunStarted(task, len(steps), self.termination.name))
+            load_seconds = await self.load(emit)
+            run = AgentRun(self, task, context, emit, writer, steps, list(history))
+            run.stats.load_seconds = load_seconds
+            if writer is not None:
+                writer.start(
+                    task,
+                    self.system_prompt(),
+                    config=self.config_summary,
+                    resumed_steps=len(steps),
+                    config_file=str(self.config_file) if self.config_file else None,
+                )
+            result = await run.run()
+            if writer is not None:
+                writer.end(result)
+            emit(RunFinished(result))
+            return result
+        finally:
+            self._active.discard(cancellation)
+            if writer is not None:
+                writer.close()

@@ -1,0 +1,203 @@
+"""Showing the clipboard (seed 004) to the model: text entries and files read fresh.
+
+The clipboard is shown after every observation, so reading it must be cheap and safe
+whatever a tool put on it:
+
+* files are read **off the event loop** (one worker-thread hand-off per step), only when they
+  are **regular files** (a FIFO, a device or a directory is named, never opened for reading,
+  so it cannot hang the run), and **with a bound**: at most :data:`MAX_FILE_CHARS` characters
+  (about four bytes each) are read, however large the file;
+* paths are checked again when read (:func:`gent_core._observation.inside_directory`): a file
+  replaced by a link out of the working directory, or by a link loop, is refused with a reason;
+* the whole clipboard shown is bounded by ``Limits.max_clipboard_chars``: the newest entries
+  are shown first, and older entries that no longer fit are **removed** from the clipboard,
+  with a note saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from gent_core._observation import PathRefused, inside_directory
+from gent_core.context import Clipboard, ClipboardEntry
+from gent_core.formats import TextFormat
+from gent_core.sections import FormattedSection
+from gent_core.tools._threads import run_sync
+
+__all__ = [
+    "MAX_FILE_CHARS",
+    "ClipboardView",
+    "clipboard_from_records",
+    "clipboard_records",
+    "format_clipboard",
+    "read_clipboard",
+    "read_clipboard_file",
+    "render_clipboard",
+]
+
+MAX_FILE_CHARS = 8_000
+"""Characters of one clipboard file shown to the model; the rest is cut with a note."""
+
+_BYTES_PER_CHAR = 4  # the most a UTF-8 character takes
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_clipboard_file(path: Path, working_directory: Path, limit: int = MAX_FILE_CHARS) -> str:
+    """Read at most ``limit`` characters of a clipboard file; never raises, never blocks on a
+    FIFO.
+
+    Returns:
+        The text (cut with a note when the file is longer), or a parenthesised reason when
+        the file cannot be shown: refused, missing, not a regular file, unreadable.
+    """
+    try:
+        relative = inside_directory(path, working_directory)
+    except PathRefused as refused:
+        return f"(refused: {refused})"
+    full = working_directory.resolve() / relative
+    try:
+        info = os.stat(full)
+        if not stat.S_ISREG(info.st_mode):
+            return f"(not read: it is {_kind(info.st_mode)}, not a regular file)"
+        # O_NONBLOCK: a FIFO swapped in after the check cannot block the open either.
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        with os.fdopen(os.open(full, flags | getattr(os, "O_BINARY", 0)), "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return f"(not read: it is {_kind(info.st_mode)}, not a regular file)"
+            data = file.read(max(limit, 0) * _BYTES_PER_CHAR + _BYTES_PER_CHAR)
+    except FileNotFoundError:
+        return "(the file no longer exists)"
+    except (OSError, ValueError) as error:
+        return f"(cannot read the file: {getattr(error, 'strerror', None) or error})"
+    text = data.decode("utf-8", errors="replace")
+    if len(text) <= limit and len(data) >= info.st_size:
+        return text
+    shown = text[:limit]
+    rest = max(info.st_size - len(shown.encode("utf-8", errors="replace")), 0)
+    return f"{shown}\n[... about {rest} more bytes cut]"
+
+
+@dataclass(frozen=True)
+class ClipboardView:
+    """What one step shows of the clipboard.
+
+    Attributes:
+        shown: The entries shown, in clipboard order, with their text (a file's text
+            starts with its path).
+        removed: How many older entries did not fit in the size limit (and were removed).
+        limit: The size limit, in characters.
+    """
+
+    shown: tuple[tuple[ClipboardEntry, str], ...]
+    removed: int
+    limit: int
+
+
+def _collect(entries: list[ClipboardEntry], working_directory: Path, limit: int) -> ClipboardView:
+    """Read the entries newest first within ``limit`` characters (runs in a worker thread)."""
+    remaining = limit
+    shown: list[tuple[ClipboardEntry, str]] = []
+    removed = 0
+    for entry in reversed(entries):
+        if remaining <= 0:
+            removed += 1
+            continue
+        if entry.path is not None:
+            header = f"path: {entry.path}\n"
+            body = header + read_clipboard_file(
+                entry.path, working_directory, min(MAX_FILE_CHARS, remaining - len(header))
+            )
+        else:
+            body = entry.text or ""
+            if len(body) > remaining:
+                body = f"{body[:remaining]}\n[... {len(body) - remaining} more characters cut]"
+        remaining -= len(body)
+        shown.append((entry, body))
+    shown.reverse()
+    return ClipboardView(tuple(shown), removed, limit)
+
+
+async def read_clipboard(
+    clipboard: Clipboard, working_directory: Path, limit: int
+) -> ClipboardView:
+    """Read what the clipboard shows this step, in a worker thread, and remove from it the
+    older entries that no longer fit in ``limit`` characters.
+    """
+    if not clipboard.entries:
+        return ClipboardView((), 0, limit)
+    view = await run_sync(_collect, list(clipboard.entries), working_directory, limit)
+    if view.removed:
+        kept = {id(entry) for entry, _ in view.shown}
+        clipboard.entries[:] = [entry for entry in clipboard.entries if id(entry) in kept]
+    return view
+
+
+def format_clipboard(view: ClipboardView, text_format: TextFormat) -> str:
+    """Write a :class:`ClipboardView` as a ``clipboard`` section (``""`` when empty)."""
+    children = [
+        FormattedSection("file" if entry.path is not None else "text", body)
+        for entry, body in view.shown
+    ]
+    if not children:
+        return ""
+    if view.removed:
+        note = (
+            f"{view.removed} older clipboard entr{'y was' if view.removed == 1 else 'ies were'} "
+            f"removed: the clipboard shows at most {view.limit} characters."
+        )
+        children.insert(0, FormattedSection("note", note))
+    return text_format.format_sections([FormattedSection("clipboard", children=children)])
+
+
+async def render_clipboard(
+    clipboard: Clipboard,
+    working_directory: Path,
+    text_format: TextFormat,
+    limit: int,
+) -> str:
+    """Read and render the clipboard as a ``clipboard`` section (``""`` when it is empty).
+
+    See :func:`read_clipboard` (which may remove old entries) and :func:`format_clipboard`.
+    """
+    return format_clipboard(await read_clipboard(clipboard, working_directory, limit), text_format)
+
+
+def clipboard_records(clipboard: Clipboard) -> list[dict[str, str]]:
+    """The clipboard as JSON-ready records (for the transcript)."""
+    records = []
+    for entry in clipboard.entries:
+        if entry.path is not None:
+            records.append({"path": str(entry.path), "source": entry.source})
+        else:
+            records.append({"text": entry.text or "", "source": entry.source})
+    return records
+
+
+def clipboard_from_records(records: list[dict[str, str]]) -> Clipboard:
+    """Rebuild a clipboard from :func:`clipboard_records` output."""
+    clipboard = Clipboard()
+    for record in records:
+        if "path" in record:
+            clipboard.entries.append(
+                ClipboardEntry(path=Path(record["path"]), source=record.get("source", ""))
+            )
+        else:
+            clipboard.entries.append(
+                ClipboardEntry(text=record.get("text", ""), source=record.get("source", ""))
+            )
+    return clipboard

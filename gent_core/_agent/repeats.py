@@ -1,0 +1,140 @@
+"""Noticing a tool call the model already made: the same tool, the same arguments, and the
+same result as an earlier call of the run.
+
+Small models often call a tool again and again with the arguments they used before (after
+reading its result, they write the same action instead of the answer) until the run reaches
+its step limit. A call that repeats an earlier one *and* gets the same result told the model
+nothing new; the agent then adds a note to the observation naming the earlier result and
+saying what to do instead (:func:`repeat_note`). A call whose result changed (the time, a
+file that was written in between) gets a milder note: it may have been wanted (a status
+polled), but the model is reminded that it already had a result and may answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from gent_core._agent.records import StepRecord, ToolCallRecord
+from gent_core._serialize import to_json_data
+
+__all__ = ["RepeatedCall", "find_repeats", "repeat_note"]
+
+_SHOWN_CHARS = 200
+
+
+@dataclass(frozen=True)
+class RepeatedCall:
+    """A call of the current step that repeats an earlier call of the run.
+
+    Attributes:
+        call: The call of the current step.
+        earlier: The earlier call it repeats (same tool and arguments).
+        earlier_step: The step number of the earlier call (the current step's number when
+            the same action held it before).
+        same_result: Whether the earlier call had the same result (the same output, or the
+            same error).
+    """
+
+    call: ToolCallRecord
+    earlier: ToolCallRecord
+    earlier_step: int
+    same_result: bool = True
+
+
+def _key(call: ToolCallRecord) -> str:
+    """The call's tool and arguments as one comparable text (key order ignored)."""
+    return json.dumps([call.tool, to_json_data(call.args)], sort_keys=True, ensure_ascii=False)
+
+
+def _same_result(one: ToolCallRecord, other: ToolCallRecord) -> bool:
+    """Whether two calls had the same result; an output recorded cut is never known to be."""
+    return (
+        one.output_chars is None
+        and other.output_chars is None
+        and one.status == other.status
+        and one.error == other.error
+        and to_json_data(one.output) == to_json_data(other.output)
+    )
+
+
+def find_repeats(earlier_steps: Iterable[StepRecord], step: StepRecord) -> list[RepeatedCall]:
+    """Return the calls of ``step`` that repeat an earlier call of the run: the same tool
+    and arguments (as written, key order ignored), in an earlier step or earlier in the same
+    action.
+
+    Args:
+        earlier_steps: The run's steps before ``step`` (replayed ones included).
+        step: The step whose calls just ran.
+
+    Returns:
+        One entry per repeating call, in call order: pointing at the first earlier call with
+        the same result when there is one (:attr:`RepeatedCall.same_result`), else at the
+        latest earlier call.
+    """
+    seen: dict[str, list[tuple[int, ToolCallRecord]]] = {}
+    for done in earlier_steps:
+        for call in done.calls:
+            seen.setdefault(_key(call), []).append((done.index, call))
+    repeats: list[RepeatedCall] = []
+    for call in step.calls:
+        key = _key(call)
+        before = seen.get(key, [])
+        match = next((found for found in before if _same_result(found[1], call)), None)
+        if match is not None:
+            repeats.append(RepeatedCall(call, match[1], match[0]))
+        elif before:
+            repeats.append(RepeatedCall(call, before[-1][1], before[-1][0], same_result=False))
+        seen.setdefault(key, []).append((step.index, call))
+    return repeats
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + " [...]"
+
+
+def repeat_note(
+    repeat: RepeatedCall,
+    *,
+    step: int,
+    answer_section: str,
+    format_output: Callable[[Any], str],
+) -> str:
+    """The note the model reads after a repeated call: what it called, when it got that
+    result before, the result itself, and what to do instead.
+
+    Args:
+        repeat: The repeated call.
+        step: The current step's number.
+        answer_section: The name of the answer section (``"answer"``).
+        format_output: Writes a tool's output as observation text (the tool chain's
+            :meth:`~gent_core.toolchain.ToolChain.format_output`).
+    """
+    call = repeat.call
+    when = (
+        "earlier in this step" if repeat.earlier_step == step else f"in step {repeat.earlier_step}"
+    )
+    if not repeat.same_result:
+        return (
+            f"Note: you already called {call.tool} with these arguments {when}; this is its "
+            "newer result. Do not call it again for the same thing: if the results you have "
+            f"answer the task, write the {answer_section} section now."
+        )
+    if call.status == "error":
+        return (
+            f"Note: you already made this exact call to {call.tool} {when}, and it failed the "
+            f"same way: {_shorten(call.error or '')} Calling it again will not help: change "
+            "the arguments as the error says, or use another tool."
+        )
+    try:
+        result = format_output(call.output)
+    except Exception:  # noqa: BLE001 - a chain that cannot write it: show the JSON
+        result = json.dumps(to_json_data(call.output), ensure_ascii=False)
+    return (
+        f"Note: you already called {call.tool} with these arguments {when}, and it returned "
+        f"the same result: {_shorten(result)}. Do not call it again: use the result you "
+        f"already have. If it answers the task, write the {answer_section} section now."
+    )

@@ -1,0 +1,398 @@
+"""Raw prompts for base models: the conversation, and few-shot examples in the agent's format.
+
+Shared by every back end that sends one prompt instead of chat messages (the in-process
+``llamacpp`` model, the ``openai`` model's completions API).
+
+With an :class:`~gent_core.model.OutputStructure`, the prompt is::
+
+    <system text>
+
+    Example of the format:
+    <task section: an example task>
+    <thinking ...> <action: calls to the agent's own tools> <observation ...>
+    <thinking ...> <answer ...>
+
+    Now the real task:
+    <task section: the user's message>
+    <earlier outputs and observations, as they were written>
+
+and the model continues with its next output. Without a structure, messages are rendered
+as a ``User:`` / ``Assistant:`` transcript ending with ``Assistant:``.
+
+Histories recorded with native function calling are written the way the agent would have
+written them: an assistant message's tool calls as an action section (its text in the
+thinking section), written by the tool chain, and the ``role: tool`` results that follow as
+one observation with a section per tool. In a plain transcript they read ``[calls NAME with
+ARGUMENTS]`` and ``Tool result of NAME: ...``.
+
+Every piece of an example is written by the agent's own components: the sections by the
+format, the calls by the tool chain's :meth:`~gent_core.toolchain.ToolChain.format_calls`
+(of its :meth:`~gent_core.toolchain.ToolChain.example_calls`), the observation by the
+format, the answer by the termination's
+:meth:`~gent_core.termination.Termination.example_answer`. An example is data
+(:class:`FewShotExample`); :func:`default_examples` makes the one gent shows and
+:func:`render_examples` writes any list of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gent_core._example_choice import choose_positions
+from gent_core._grammar.sections import GrammarUnsupportedError, section_delimiters
+from gent_core._observation import section_name_for
+from gent_core.sections import FormattedSection
+from gent_core.toolchain import ToolCall
+
+if TYPE_CHECKING:
+    from gent_core.formats import TextFormat
+    from gent_core.messages import Message, MessageToolCall
+    from gent_core.model import OutputStructure
+    from gent_core.toolchain import ToolChain
+    from gent_core.tools.base import Tool, ToolExample
+
+__all__ = [
+    "ANSWER_THOUGHT",
+    "DEFAULT_EXAMPLE_COUNT",
+    "EXAMPLE_RESULT",
+    "SHORT_RESULT",
+    "TRANSCRIPT_STOP",
+    "FewShotExample",
+    "default_examples",
+    "example_from_tool",
+    "render_examples",
+    "render_prompt",
+]
+
+TRANSCRIPT_STOP = "\nUser:"
+"""Stop sequence added to unstructured prompts, so the model does not write the user's turn."""
+
+TASK_SECTION = "task"
+
+EXAMPLE_RESULT = "42"
+"""The tool result shown in the fallback few-shot example, for tools that declare no examples
+(the answer restates it)."""
+
+DEFAULT_EXAMPLE_COUNT = 3
+"""How many declared tool examples a few-shot prompt shows at most."""
+
+ANSWER_THOUGHT = "I have what I need to answer."
+"""The thinking before an example's answer, when its result is too long to restate."""
+
+SHORT_RESULT = 40
+"""Results up to this many characters are restated in the thinking before the answer."""
+
+
+@dataclass(frozen=True)
+class FewShotExample:
+    """One worked example: a task, the calls made for it, their results, and the answer.
+
+    Attributes:
+        task: What the user asks.
+        calls: The calls of the one action step (none: the example answers at once).
+        results: The text of each call's result, in call order.
+        answer: What the answer says in words; the termination writes the answer section
+            from it (:meth:`~gent_core.termination.Termination.example_answer`).
+        thoughts: The text of free sections (``thinking``) before acting and before answering.
+    """
+
+    task: str
+    calls: Sequence[ToolCall] = ()
+    results: Sequence[str] = ()
+    answer: str = ""
+    thoughts: tuple[str, str] = ("I will use a tool.", "I have what I need to answer.")
+
+
+def _free_sections(structure: OutputStructure) -> list[str]:
+    parts = (structure.toolchain, structure.termination)
+    special = {part.name for part in parts if part is not None}
+    return [section.name for section in structure.sections if section.name not in special]
+
+
+def _scalar_values(calls: Sequence[ToolCall]) -> list[str]:
+    return [
+        str(value)
+        for call in calls
+        for value in call.args.values()
+        if isinstance(value, str | int | float) and not isinstance(value, bool)
+    ]
+
+
+def _declared_examples(tools: Sequence[Tool]) -> list[tuple[Tool, ToolExample]]:
+    """Every declared example, taken in turn from each tool (the first example of every
+    tool, then the second...), so the first few show different tools and values.
+    """
+    queues = [[(tool, example) for example in tool.examples] for tool in tools]
+    return [
+        queue[depth]
+        for depth in range(max((len(queue) for queue in queues), default=0))
+        for queue in queues
+        if depth < len(queue)
+    ]
+
+
+def _restated(tool: str, result: str) -> str:
+    """An answer saying what the tool returned (for examples that give no answer)."""
+    if "\n" in result.strip():
+        return f"The {tool} tool returned:\n{result.strip()}"
+    return f"The {tool} tool returned {result.strip()}."
+
+
+def example_from_tool(chain: ToolChain, tool: Tool, example: ToolExample) -> FewShotExample:
+    """The few-shot example of a tool's declared :class:`~gent_core.tools.base.ToolExample`:
+    its task, one call with its arguments, its result written by ``chain``
+    (:meth:`~gent_core.toolchain.ToolChain.format_output`) and its answer (by default, a
+    sentence restating the result). The thinking before the answer restates a result of up to
+    :data:`SHORT_RESULT` characters ("The calculator tool returned 100.0."): a small model
+    copies the value it has just read into its thinking, then from there into its answer.
+
+    Raises:
+        Exception: Whatever ``chain.format_output`` raises for the result.
+    """
+    call = ToolCall(tool.name, dict(example.arguments), "call_0")
+    result = chain.format_output(example.result)
+    answer = example.answer if example.answer is not None else _restated(tool.name, result)
+    seen = _restated(tool.name, result) if len(result) <= SHORT_RESULT else ANSWER_THOUGHT
+    thoughts = (f"I will use the {tool.name} tool.", seen)
+    return FewShotExample(example.task, [call], [result], answer, thoughts)
+
+
+def _fallback_example(chain: ToolChain | None) -> FewShotExample:
+    calls = chain.example_calls()[:1] if chain is not None and chain.tools else []
+    if not calls:
+        return FewShotExample("Answer the question.", answer="The answer, based on what I know.")
+    call = calls[0]
+    # The task mentions the argument values, so the example shows how a task's details
+    # become the call's arguments (a base model copies what it sees).
+    values = ", ".join(_scalar_values(calls))
+    task = f"What is {values}?" if values else f"Use the {call.tool} tool."
+    # Restating the observed value teaches a base model to answer from the observation.
+    answer = f"The {call.tool} tool returned {EXAMPLE_RESULT}, so the answer is {EXAMPLE_RESULT}."
+    thoughts = (f"I will use the {call.tool} tool.", ANSWER_THOUGHT)
+    return FewShotExample(task, calls, [EXAMPLE_RESULT], answer, thoughts)
+
+
+def default_examples(
+    structure: OutputStructure, count: int = DEFAULT_EXAMPLE_COUNT, task: str | None = None
+) -> list[FewShotExample]:
+    """The few-shot examples gent shows for ``structure``.
+
+    With tools that declare examples (:attr:`Tool.examples <gent_core.tools.base.Tool.examples>`),
+    up to ``count`` of them, so that they show different tools, values and results (a small
+    model copies a single example verbatim); an example the chain cannot write is skipped.
+    Without ``task``, they are taken in turn from each tool. With it, they are the ones most
+    like the task, one of each tool first, the most alike last
+    (:func:`~gent_core._example_choice.choose_positions`).
+
+    Without declared examples, one task solved with the tool chain's first example call, its
+    result :data:`EXAMPLE_RESULT` (made up: declare examples to show true ones), and an
+    answer restating it. Without tools, one task answered at once.
+    """
+    chain = structure.toolchain
+    writable: list[tuple[tuple[Tool, ToolExample], FewShotExample]] = []
+    if chain is not None and count > 0:
+        for tool, declared in _declared_examples(chain.tools):
+            if task is None and len(writable) == count:
+                break
+            try:
+                example = example_from_tool(chain, tool, declared)
+                chain.format_calls(example.calls)
+            except Exception:  # noqa: BLE001 - a chain that cannot write it: skip it
+                continue
+            writable.append(((tool, declared), example))
+    if task is None:
+        examples = [example for _, example in writable[:count]]
+    else:
+        positions = choose_positions(task, [pair for pair, _ in writable], count)
+        examples = [writable[position][1] for position in positions]
+    return examples or [_fallback_example(chain)]
+
+
+def _render_example(structure: OutputStructure, example: FewShotExample) -> list[str]:
+    fmt = structure.format
+    free = _free_sections(structure)
+    blocks = [fmt.format_section(TASK_SECTION, example.task)]
+    chain = structure.toolchain
+    if example.calls and chain is not None:
+        step = [FormattedSection(name, example.thoughts[0]) for name in free]
+        step.append(FormattedSection(chain.name, chain.format_calls(example.calls)))
+        results = [
+            FormattedSection(section_name_for(call.tool), result)
+            for call, result in zip(example.calls, example.results, strict=False)
+        ]
+        blocks += [fmt.format_sections(step), fmt.format_observation(results)]
+    termination = structure.termination
+    if termination is not None:
+        step = [FormattedSection(name, example.thoughts[1]) for name in free]
+        step.append(FormattedSection(termination.name, termination.example_answer(example.answer)))
+        blocks.append(fmt.format_sections(step))
+    return blocks
+
+
+def render_examples(structure: OutputStructure, examples: Sequence[FewShotExample]) -> str:
+    """Write ``examples`` in the agent's format, one after the other (see the module
+    documentation for who writes each piece).
+    """
+    return "\n\n".join("\n".join(_render_example(structure, example)) for example in examples)
+
+
+def _is_observation(fmt: TextFormat, text: str) -> bool:
+    try:
+        prefix, _ = section_delimiters(fmt, fmt.observation_name)
+    except GrammarUnsupportedError:
+        return False
+    return bool(prefix.strip()) and text.lstrip().startswith(prefix.strip())
+
+
+def _native_call(call: MessageToolCall) -> ToolCall | None:
+    """A native call as a :class:`ToolCall`, or ``None`` when its arguments are not a JSON
+    object (it is then shown as written).
+    """
+    try:
+        return ToolCall(call.name, call.parsed_arguments(), call.id)
+    except ValueError:
+        return None
+
+
+def _native_action(message: Message, structure: OutputStructure) -> str:
+    """An assistant message with native tool calls, as the agent would have written it: its
+    text in the first free section (``thinking``), its calls in the action section written by
+    the tool chain. Without a tool chain, or for calls it cannot write, each call on a line
+    (``calls NAME with ARGUMENTS``).
+    """
+    fmt, chain = structure.format, structure.toolchain
+    free = _free_sections(structure)
+    text = message.text.strip()
+    calls = [_native_call(call) for call in message.tool_calls]
+    written: str | None = None
+    if chain is not None and all(call is not None for call in calls):
+        try:
+            written = chain.format_calls([call for call in calls if call is not None])
+        except Exception:  # noqa: BLE001 - a chain that cannot write them: say them in words
+            written = None
+    if written is None:
+        lines = [f"calls {call.name} with {call.arguments}" for call in message.tool_calls]
+        return "\n".join(part for part in [text, *lines] if part)
+    assert chain is not None
+    sections = [FormattedSection(free[0], text)] if text and free else []
+    sections.append(FormattedSection(chain.name, written))
+    body = fmt.format_sections(sections)
+    return body if not text or free else f"{text}\n{body}"
+
+
+def _tool_result_text(message: Message) -> str:
+    text = message.text.strip()
+    if message.is_error and not text.startswith("Error:"):
+        text = f"Error: {text}"
+    return text
+
+
+def _native_observation(results: Sequence[Message], fmt: TextFormat) -> str:
+    """Tool-result messages (``role: tool``) answering one action, as the format's
+    observation: one section per result, named after its tool.
+    """
+    return fmt.format_observation(
+        [
+            FormattedSection(section_name_for(message.name or "tool"), _tool_result_text(message))
+            for message in results
+        ]
+    )
+
+
+def _structured(
+    messages: Sequence[Message],
+    structure: OutputStructure,
+    examples: Sequence[FewShotExample],
+) -> str:
+    fmt = structure.format
+    parts = [message.text.strip() for message in messages if message.role == "system"]
+    if examples:
+        label = "Example of the format:" if len(examples) == 1 else "Examples of the format:"
+        parts.append(f"{label}\n{render_examples(structure, examples)}")
+        parts.append("Now the real task:")
+    turns = []
+    results: list[Message] = []
+    for message in messages:
+        if message.role == "tool":
+            results.append(message)
+            continue
+        if results:
+            turns.append(_native_observation(results, fmt))
+            results = []
+        if message.role == "system":
+            continue
+        text = message.text.strip()
+        if message.role == "assistant" and message.tool_calls:
+            text = _native_action(message, structure)
+        elif message.role == "user" and not _is_observation(fmt, text):
+            text = fmt.format_section(TASK_SECTION, text)
+        turns.append(text)
+    if results:
+        turns.append(_native_observation(results, fmt))
+    head = "\n\n".join(part for part in parts if part)
+    body = "\n".join(turns)
+    return f"{head}\n{body}\n" if head else f"{body}\n"
+
+
+def _first_task(messages: Sequence[Message], fmt: TextFormat) -> str | None:
+    """The text of the conversation's first user message that is not an observation."""
+    for message in messages:
+        if message.role == "user" and not _is_observation(fmt, message.text):
+            return message.text
+    return None
+
+
+def _transcript_line(message: Message) -> str:
+    """One message of a plain transcript: ``User: ...``, ``Assistant: ...`` (with a line per
+    native tool call), ``Tool result of NAME: ...``.
+    """
+    text = message.text.strip()
+    if message.role == "tool":
+        status = " (error)" if message.is_error else ""
+        return f"Tool result of {message.name or 'a tool'}{status}: {text}"
+    if message.role == "user":
+        return f"User: {text}"
+    calls = [f"[calls {call.name} with {call.arguments}]" for call in message.tool_calls]
+    return "Assistant: " + "\n".join(part for part in [text, *calls] if part)
+
+
+def _transcript(messages: Sequence[Message]) -> str:
+    lines = []
+    for message in messages:
+        if message.role == "system":
+            lines.append(message.text.strip())
+        else:
+            lines.append(_transcript_line(message))
+    lines.append("Assistant:")
+    return "\n\n".join(line for line in lines if line)
+
+
+def render_prompt(
+    messages: Sequence[Message],
+    structure: OutputStructure | None,
+    *,
+    few_shot: bool = True,
+    examples: Sequence[FewShotExample] | None = None,
+) -> str:
+    """Render ``messages`` as one raw prompt for a base model.
+
+    Args:
+        messages: The conversation, system message first.
+        structure: The agent's output structure; ``None`` renders a plain transcript.
+        few_shot: Add examples in the agent's format (structured prompts only).
+        examples: The examples to show; by default :func:`default_examples` for the first
+            user message (the task).
+
+    Returns:
+        The prompt; the model's continuation is its next output.
+    """
+    if structure is None:
+        return _transcript(messages)
+    if not few_shot:
+        shown: Sequence[FewShotExample] = ()
+    else:
+        task = _first_task(messages, structure.format)
+        shown = default_examples(structure, task=task) if examples is None else examples
+    return _structured(messages, structure, shown)

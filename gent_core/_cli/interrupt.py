@@ -1,0 +1,179 @@
+"""Running a command's coroutine so that Ctrl-C always stops it, within about a second.
+
+:func:`asyncio.run` answers Ctrl-C by cancelling the main task, which ends the run only when
+the event loop gets control back and every task lets its cancellation through. A tool that
+swallows its cancellation, code that blocks the event loop (a slow check, a stuck call) or a
+task that keeps the loop's shutdown waiting would make Ctrl-C do nothing. :func:`run_command`
+runs the coroutine the way ``asyncio.run`` does, with two stages on SIGINT:
+
+1. the first Ctrl-C cancels the main task, so ``finally`` blocks run (toolsets stop, the
+   transcript is closed), and the event loop is woken up;
+2. if the command has not ended :data:`INTERRUPT_GRACE` seconds later, or on a second Ctrl-C,
+   :class:`KeyboardInterrupt` is raised in the main thread wherever it is (Python code, a
+   pattern of :mod:`gent_core._regexes`, a sleep, a blocking read), and the tasks still
+   pending are abandoned: the loop is closed without waiting for them (tool threads are
+   daemons and never keep the process alive).
+
+Either way the command gets :class:`KeyboardInterrupt` and exits with status
+:data:`EXIT_INTERRUPTED` (130) after one line saying it was interrupted. When ``gent`` owns
+the process (the console script, ``python -m gent_core``), :func:`leave_now` then ends it
+without the interpreter's teardown of its modules, which alone can take half a second on a
+busy machine: exit handlers run, buffers are flushed, then the process exits.
+"""
+
+from __future__ import annotations
+
+import _thread
+import asyncio
+import atexit
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Coroutine
+from typing import Any, NoReturn, TypeVar
+
+from gent_core.tools._guard import force_stop
+
+__all__ = ["EXIT_INTERRUPTED", "INTERRUPT_GRACE", "leave_now", "run_command"]
+
+T = TypeVar("T")
+
+INTERRUPT_GRACE = 0.5
+"""Seconds a command has, after the first Ctrl-C, to end by cancellation before
+:class:`KeyboardInterrupt` is raised wherever the main thread is."""
+
+EXIT_INTERRUPTED = 130
+"""The exit status of an interrupted command (128 + SIGINT, as shells report it)."""
+
+
+class _Interrupts:
+    """The SIGINT handler of one command: cancel first, then raise."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, grace: float) -> None:
+        self.loop = loop
+        self.grace = grace
+        self.task: asyncio.Task[Any] | None = None
+        self.count = 0
+        self.finished = threading.Event()
+
+    def handle(self, signum: int, frame: object) -> None:
+        if self.finished.is_set():
+            return  # a late escalation, after the command ended
+        self.count += 1
+        task = self.task
+        if self.count > 1 or task is None or task.done():
+            raise KeyboardInterrupt
+        task.cancel()
+        with contextlib.suppress(RuntimeError):  # the loop is closed
+            self.loop.call_soon_threadsafe(lambda: None)  # wake it up if it waits
+        threading.Thread(target=self._escalate, name="gent-interrupt", daemon=True).start()
+
+    def _escalate(self) -> None:
+        """Interrupt the main thread unless the command ends within the grace."""
+        if self.finished.wait(self.grace):
+            return
+        main = threading.main_thread().ident
+        if hasattr(signal, "pthread_kill") and main is not None:
+            # A real signal also interrupts a blocking call (sleep, select, read).
+            signal.pthread_kill(main, signal.SIGINT)
+        else:  # pragma: no cover - Windows
+            _thread.interrupt_main()
+
+
+def _pending(loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[Any]]:
+    return [task for task in asyncio.all_tasks(loop) if not task.done()]
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """What ``asyncio.run`` does after its coroutine: cancel the tasks left, wait for them,
+    close async generators and the default executor.
+    """
+    tasks = _pending(loop)
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        for task in tasks:
+            if not task.cancelled() and task.exception() is not None:
+                loop.call_exception_handler(
+                    {
+                        "message": "unhandled exception during shutdown",
+                        "exception": task.exception(),
+                        "task": task,
+                    }
+                )
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.run_until_complete(loop.shutdown_default_executor())
+
+
+def _abandon(loop: asyncio.AbstractEventLoop) -> None:
+    """Stop the tasks left without running the loop again (after Ctrl-C).
+
+    What they did is no longer anyone's concern: the loop's exception handler is silenced, so
+    a task that ended with the ``KeyboardInterrupt`` ("exception was never retrieved") or is
+    still pending ("destroyed but it is pending") adds nothing to the one line saying the
+    command was interrupted.
+    """
+    loop.set_exception_handler(lambda loop, context: None)
+    for task in _pending(loop):
+        force_stop(task, quiet=True)
+
+
+def run_command(main: Coroutine[Any, Any, T], *, grace: float = INTERRUPT_GRACE) -> T:
+    """Run ``main`` in a new event loop and return its result, as :func:`asyncio.run` does;
+    Ctrl-C stops it within about ``grace`` seconds (see the module docstring).
+
+    Outside the main thread (no signal handler can be set there) it is ``asyncio.run``.
+
+    Raises:
+        KeyboardInterrupt: The command was interrupted (exit with status 130).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return asyncio.run(main)
+    loop = asyncio.new_event_loop()
+    interrupts = _Interrupts(loop, grace)
+    previous = signal.signal(signal.SIGINT, interrupts.handle)
+    try:
+        asyncio.set_event_loop(loop)
+        task: asyncio.Task[T] = loop.create_task(main)
+        interrupts.task = task
+        try:
+            result = loop.run_until_complete(task)
+        except (Exception, asyncio.CancelledError) as error:  # what a cancellation became
+            if interrupts.count:
+                raise KeyboardInterrupt from error
+            raise
+        if interrupts.count:  # it ended by itself after Ctrl-C: still an interruption
+            raise KeyboardInterrupt
+        _finish(loop)
+        return result
+    except KeyboardInterrupt:
+        _abandon(loop)
+        raise
+    finally:
+        interrupts.finished.set()
+        # signal.signal first runs a SIGINT that is still pending: ``handle`` ignores it now.
+        signal.signal(signal.SIGINT, previous)
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def leave_now(code: int) -> NoReturn:
+    """End the process with ``code`` at once (after Ctrl-C, when ``gent`` owns the process):
+    run the exit handlers and flush the logs and the standard streams, but skip the
+    interpreter's teardown, and do not wait for threads still working (a tool thread, a
+    model's generation) or for pending tasks.
+    """
+    with contextlib.suppress(Exception):
+        logging.shutdown()
+    run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_handlers is not None:
+        with contextlib.suppress(Exception):
+            run_exit_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)

@@ -1,6 +1,0 @@
-"""Built-in terminations: plain text answers and typed (pydantic) JSON answers."""
-
-from gent_core.terminations.text import TextTermination
-from gent_core.terminations.typed import JSONTermination
-
-__all__ = ["JSONTermination", "TextTermination"]

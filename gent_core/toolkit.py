@@ -1,0 +1,341 @@
+"""The toolkit for plugin authors: the building blocks the shipped plugins are made of.
+
+Everything a format, tool chain, termination, tool package, model back end or command needs
+beyond the contracts, in one namespace (names load lazily, so importing it costs nothing):
+
+* **text scanning**: section attributes and incremental section collection
+  (:class:`SectionCollector`, :func:`parse_attributes`, :func:`format_attributes`...);
+* **call parsing**: tool calls from JSON values, fenced blocks and quoted text
+  (:func:`read_json_calls`, :func:`calls_from_values`, :func:`quote_start`...);
+* **grammar building**: GBNF for constrained generation (:class:`GrammarBuilder`,
+  :class:`JSONSchemaConverter`, :func:`arguments_schema`, :func:`repeat_calls`...);
+* **schema helpers**: cleaning, following ``$ref``, validating, example arguments
+  (:func:`clean_schema`, :func:`follow_refs`, :class:`SchemaValidator`...);
+* **values and bounds**: strict JSON, the bounds every value from outside obeys, bounded
+  readers of JSON, YAML, files and lines, regular expressions with a deadline
+  (:func:`dumps_json`, :func:`check_value`, :func:`read_json`, :func:`bounded_lines`,
+  :func:`compile_pattern`...);
+* **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`);
+* **conversations** in OpenAI's chat format, both ways (:func:`messages_to_openai`...);
+* **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
+  command's output with gent's redaction and terminal safety (:class:`Output`,
+  :class:`Redactor`);
+* **options and exports**: a component's options model (:func:`parse_options_model`) and
+  lazy package namespaces (:func:`load_export`, :func:`export_names`).
+
+Only the names here, in :mod:`gent_core`, in the contract modules and in
+:mod:`gent_core.testing` are public: modules whose names start with ``_`` may change in any
+release, and ``tests/architecture/test_public_surface.py`` keeps the shipped plugins off them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gent_core._lazy import export_names, load_export
+
+_EXPORTS: dict[str, str] = {
+    # text scanning
+    "EMPTY_ATTRIBUTES": "gent_core._textscan",
+    "SectionCollector": "gent_core._textscan",
+    "attribute_pairs": "gent_core._textscan",
+    "format_attributes": "gent_core._textscan",
+    "name_table": "gent_core._textscan",
+    "parse_attributes": "gent_core._textscan",
+    # call parsing
+    "ARGUMENT_KEYS": "gent_core._callparse",
+    "NAME_KEYS": "gent_core._callparse",
+    "CallSyntax": "gent_core._callparse",
+    "calls_from_values": "gent_core._callparse",
+    "fenced_blocks": "gent_core._callparse",
+    "find_json_values": "gent_core._callparse",
+    "normalize_call": "gent_core._callparse",
+    "read_json_calls": "gent_core._callparse",
+    "scan": "gent_core._callparse.scan",
+    "line_column": "gent_core._callparse.text",
+    "quote_end": "gent_core._callparse.text",
+    "quote_start": "gent_core._callparse.text",
+    "snippet_at": "gent_core._callparse.text",
+    "NEUTRAL_CALL": "gent_core._guidance",
+    # grammar building
+    "MAX_CALLS": "gent_core._grammar",
+    "GrammarBuilder": "gent_core._grammar",
+    "JSONSchemaConverter": "gent_core._grammar",
+    "arguments_schema": "gent_core._grammar",
+    "build_agent_grammar": "gent_core._grammar",
+    "check_gbnf": "gent_core._grammar",
+    "checked_agent_grammar": "gent_core._grammar",
+    "free_text": "gent_core._grammar",
+    "literal": "gent_core._grammar",
+    "repeat_calls": "gent_core._grammar",
+    "CallableTool": "gent_core._grammar.calls",
+    "GrammarMatcher": "gent_core._grammar.match",
+    "sample": "gent_core._grammar.sample",
+    # schema helpers
+    "SchemaValidator": "gent_core.tools._validator",
+    "TOOL_NAME_PATTERN": "gent_core.tools._function",
+    "check_tool_name": "gent_core.tools._function",
+    "arguments_error": "gent_core.tools._arguments",
+    "not_an_object_problem": "gent_core.tools._arguments",
+    "clean_schema": "gent_core.tools._schema",
+    "describe_signature": "gent_core.tools._describe",
+    "example_arguments": "gent_core._schema_examples",
+    "follow_refs": "gent_core._schema_refs",
+    # values and bounds
+    "MAX_DEPTH": "gent_core._serialize",
+    "MAX_INT_DIGITS": "gent_core._serialize",
+    "ValueBoundsError": "gent_core._serialize",
+    "check_value": "gent_core._serialize",
+    "dumps_json": "gent_core._serialize",
+    "to_json_data": "gent_core._serialize",
+    "to_jsonable": "gent_core._serialize",
+    "write_json": "gent_core._serialize",
+    "CONVERSATION_FILE": "gent_core._bounded",
+    "read_file": "gent_core._bounded",
+    "read_json": "gent_core._bounded",
+    "read_stream": "gent_core._bounded",
+    "read_yaml": "gent_core._bounded",
+    "LineTooLongError": "gent_core._lines",
+    "bounded_lines": "gent_core._lines",
+    "BoundedPattern": "gent_core._regexes",
+    "PatternError": "gent_core._regexes",
+    "PatternTimeoutError": "gent_core._regexes",
+    "compile_pattern": "gent_core._regexes",
+    "set_pattern_timeout": "gent_core._regexes",
+    # prompt rendering and observations
+    "TRANSCRIPT_STOP": "gent_core._base_prompt",
+    "render_prompt": "gent_core._base_prompt",
+    "section_name_for": "gent_core._observation",
+    "truncate_output": "gent_core._observation",
+    # conversations in OpenAI's chat format
+    "OpenAIMessageError": "gent_core._openai_messages",
+    "messages_from_openai": "gent_core._openai_messages",
+    "messages_to_openai": "gent_core._openai_messages",
+    # running and writing
+    "execute_action": "gent_core._execution",
+    "execute_calls": "gent_core._execution",
+    "Output": "gent_core._cli.output",
+    "Redactor": "gent_core._config.secrets",
+    # options and exports
+    "parse_options_model": "gent_core._config.options",
+    "export_names": "gent_core._lazy",
+    "load_export": "gent_core._lazy",
+}
+
+if TYPE_CHECKING:
+    from gent_core._base_prompt import (
+        TRANSCRIPT_STOP,
+        render_prompt,
+    )
+    from gent_core._bounded import (
+        CONVERSATION_FILE,
+        read_file,
+        read_json,
+        read_stream,
+        read_yaml,
+    )
+    from gent_core._callparse import (
+        ARGUMENT_KEYS,
+        NAME_KEYS,
+        CallSyntax,
+        calls_from_values,
+        fenced_blocks,
+        find_json_values,
+        normalize_call,
+        read_json_calls,
+    )
+    from gent_core._callparse.scan import (
+        scan,
+    )
+    from gent_core._callparse.text import (
+        line_column,
+        quote_end,
+        quote_start,
+        snippet_at,
+    )
+    from gent_core._cli.output import (
+        Output,
+    )
+    from gent_core._config.options import (
+        parse_options_model,
+    )
+    from gent_core._config.secrets import (
+        Redactor,
+    )
+    from gent_core._execution import (
+        execute_action,
+        execute_calls,
+    )
+    from gent_core._grammar import (
+        MAX_CALLS,
+        GrammarBuilder,
+        JSONSchemaConverter,
+        arguments_schema,
+        build_agent_grammar,
+        check_gbnf,
+        checked_agent_grammar,
+        free_text,
+        literal,
+        repeat_calls,
+    )
+    from gent_core._grammar.calls import (
+        CallableTool,
+    )
+    from gent_core._grammar.match import (
+        GrammarMatcher,
+    )
+    from gent_core._grammar.sample import (
+        sample,
+    )
+    from gent_core._guidance import (
+        NEUTRAL_CALL,
+    )
+    from gent_core._lines import (
+        LineTooLongError,
+        bounded_lines,
+    )
+    from gent_core._observation import (
+        section_name_for,
+        truncate_output,
+    )
+    from gent_core._openai_messages import (
+        OpenAIMessageError,
+        messages_from_openai,
+        messages_to_openai,
+    )
+    from gent_core._regexes import (
+        BoundedPattern,
+        PatternError,
+        PatternTimeoutError,
+        compile_pattern,
+        set_pattern_timeout,
+    )
+    from gent_core._schema_examples import (
+        example_arguments,
+    )
+    from gent_core._schema_refs import (
+        follow_refs,
+    )
+    from gent_core._serialize import (
+        MAX_DEPTH,
+        MAX_INT_DIGITS,
+        ValueBoundsError,
+        check_value,
+        dumps_json,
+        to_json_data,
+        to_jsonable,
+        write_json,
+    )
+    from gent_core._textscan import (
+        EMPTY_ATTRIBUTES,
+        SectionCollector,
+        attribute_pairs,
+        format_attributes,
+        name_table,
+        parse_attributes,
+    )
+    from gent_core.tools._arguments import (
+        arguments_error,
+        not_an_object_problem,
+    )
+    from gent_core.tools._describe import (
+        describe_signature,
+    )
+    from gent_core.tools._function import (
+        TOOL_NAME_PATTERN,
+        check_tool_name,
+    )
+    from gent_core.tools._schema import (
+        clean_schema,
+    )
+    from gent_core.tools._validator import (
+        SchemaValidator,
+    )
+
+__all__ = [
+    "ARGUMENT_KEYS",
+    "BoundedPattern",
+    "CONVERSATION_FILE",
+    "CallSyntax",
+    "CallableTool",
+    "EMPTY_ATTRIBUTES",
+    "GrammarBuilder",
+    "GrammarMatcher",
+    "JSONSchemaConverter",
+    "LineTooLongError",
+    "MAX_CALLS",
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "NAME_KEYS",
+    "NEUTRAL_CALL",
+    "OpenAIMessageError",
+    "Output",
+    "PatternError",
+    "PatternTimeoutError",
+    "Redactor",
+    "SchemaValidator",
+    "SectionCollector",
+    "TOOL_NAME_PATTERN",
+    "TRANSCRIPT_STOP",
+    "ValueBoundsError",
+    "arguments_error",
+    "arguments_schema",
+    "attribute_pairs",
+    "bounded_lines",
+    "build_agent_grammar",
+    "calls_from_values",
+    "check_gbnf",
+    "check_tool_name",
+    "check_value",
+    "checked_agent_grammar",
+    "clean_schema",
+    "compile_pattern",
+    "describe_signature",
+    "dumps_json",
+    "example_arguments",
+    "execute_action",
+    "execute_calls",
+    "export_names",
+    "fenced_blocks",
+    "find_json_values",
+    "follow_refs",
+    "format_attributes",
+    "free_text",
+    "line_column",
+    "literal",
+    "load_export",
+    "messages_from_openai",
+    "messages_to_openai",
+    "name_table",
+    "normalize_call",
+    "not_an_object_problem",
+    "parse_attributes",
+    "parse_options_model",
+    "quote_end",
+    "quote_start",
+    "read_file",
+    "read_json",
+    "read_json_calls",
+    "read_stream",
+    "read_yaml",
+    "render_prompt",
+    "repeat_calls",
+    "sample",
+    "scan",
+    "section_name_for",
+    "set_pattern_timeout",
+    "snippet_at",
+    "to_json_data",
+    "to_jsonable",
+    "truncate_output",
+    "write_json",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import exported names on first use (PEP 562)."""
+    return load_export(__name__, _EXPORTS, globals(), name)
+
+
+def __dir__() -> list[str]:
+    return export_names(_EXPORTS, globals())

@@ -1,0 +1,146 @@
+"""The public surface (docs/architecture.md, "The public surface"): plugins import only it.
+
+Public are the ``gent_core`` namespace, the contract modules, the toolkit namespace and the
+testing kit (:data:`PUBLIC`). Every other module of ``gent_core`` is private by name: its
+dotted path has a part starting with ``_``. Two checks keep it so:
+
+* every module of ``gent_core`` is either public or private by name, so nothing becomes a
+  promise by accident;
+* no file under ``plugins/`` (the shipped plugins, their tests and the plugin template)
+  imports anything but a public module, so a third-party plugin written like them depends
+  only on promises.
+"""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+from pathlib import Path
+
+import gent_core
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PUBLIC: frozenset[str] = frozenset(
+    {
+        "gent_core",
+        # the contracts
+        "gent_core.context",
+        "gent_core.errors",
+        "gent_core.formats",
+        "gent_core.hookspecs",
+        "gent_core.messages",
+        "gent_core.model",
+        "gent_core.sections",
+        "gent_core.termination",
+        "gent_core.toolchain",
+        "gent_core.tools",
+        "gent_core.tools.base",
+        "gent_core.tools.result",
+        "gent_core.toolsets",
+        # the toolkit for plugin authors, and the testing kit
+        "gent_core.toolkit",
+        "gent_core.testing",
+    }
+)
+"""The modules plugins may import."""
+
+
+def is_private(module: str) -> bool:
+    """Whether a dotted module path is private by name (a part starts with one ``_``)."""
+    return any(part.startswith("_") and not part.startswith("__") for part in module.split("."))
+
+
+def core_modules() -> list[str]:
+    """Every module and package of ``gent_core``."""
+    found = ["gent_core"]
+    for info in pkgutil.walk_packages(gent_core.__path__, prefix="gent_core."):
+        found.append(info.name)
+    return found
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """The ``gent_core`` modules a file imports, with their line numbers."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] == "gent_core":
+                found.append((node.lineno, node.module))
+                if node.module == "gent_core":
+                    # ``from gent_core import _agent`` imports a private module too
+                    found += [
+                        (node.lineno, f"gent_core.{alias.name}")
+                        for alias in node.names
+                        if is_private(alias.name)
+                    ]
+        elif isinstance(node, ast.Import):
+            found += [
+                (node.lineno, alias.name)
+                for alias in node.names
+                if alias.name.split(".")[0] == "gent_core"
+            ]
+    return found
+
+
+def private_imports(files: list[Path], root: Path = ROOT) -> list[str]:
+    """``file:line imports module`` for every import of a module outside :data:`PUBLIC`
+    (files named relative to ``root``)."""
+    problems = []
+    for path in files:
+        for line, module in imported_modules(path):
+            if module not in PUBLIC:
+                problems.append(f"{path.relative_to(root)}:{line} imports {module}")
+    return problems
+
+
+def test_every_core_module_is_public_or_private_by_name() -> None:
+    unsorted = [
+        module
+        for module in core_modules()
+        if module not in PUBLIC and not is_private(module) and not module.endswith(".__main__")
+    ]
+    assert not unsorted, (
+        "these modules are neither in the public surface nor private by name (rename them "
+        f"with a leading '_', or make them public in docs and PUBLIC): {unsorted}"
+    )
+
+
+def test_every_public_module_exists() -> None:
+    assert set(core_modules()) >= PUBLIC
+
+
+def test_plugins_and_the_template_import_only_the_public_surface() -> None:
+    files = sorted((ROOT / "plugins").rglob("*.py"))
+    assert len(files) > 100  # the walk found the plugins
+    problems = private_imports(files)
+    assert not problems, "plugins import private modules of gent_core:\n" + "\n".join(problems)
+
+
+def test_the_check_finds_private_and_unknown_imports(tmp_path: Path) -> None:
+    sample = tmp_path / "plugin.py"
+    sample.write_text(
+        "import gent_core._agent\n"
+        "from gent_core._serialize import dumps_json\n"
+        "from gent_core import _cli\n"
+        "from gent_core.toolkit import dumps_json as ok\n"
+        "from gent_core import Agent\n"
+        "def later():\n    from gent_core.tools._validator import SchemaValidator\n",
+        encoding="utf-8",
+    )
+    assert private_imports([sample], root=tmp_path) == [
+        "plugin.py:1 imports gent_core._agent",
+        "plugin.py:2 imports gent_core._serialize",
+        "plugin.py:3 imports gent_core._cli",
+        "plugin.py:7 imports gent_core.tools._validator",
+    ]
+
+
+def test_every_toolkit_and_namespace_name_resolves() -> None:
+    import gent_core.testing
+    import gent_core.toolkit
+    import gent_core.tools
+
+    for namespace in (gent_core, gent_core.toolkit, gent_core.tools, gent_core.testing):
+        for name in namespace.__all__:
+            assert getattr(namespace, name) is not None, f"{namespace.__name__}.{name}"

@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "Toolset": "gent_core.toolsets",
     "tool": "gent_core.tools._function",
     "BaseTool": "gent_core.tools._basetool",
+    "DeclaredTool": "gent_core.tools._declared",
     "Toolbox": "gent_core.tools._toolbox",
     "ToolCall": "gent_core.toolchain",
     "ToolChain": "gent_core.toolchain",
@@ -77,6 +78,10 @@ _EXPORTS: dict[str, str] = {
     "JSONTermination": "gent_core._terminations.typed",
     # configuration
     "AgentConfig": "gent_core._config",
+    "LoadedConfig": "gent_core._config",
+    "apply_overrides": "gent_core._config",
+    "build_components": "gent_core._config",
+    "default_config": "gent_core._config",
     "load_config": "gent_core._config",
     "parse_config": "gent_core._config",
     # errors
@@ -89,7 +94,15 @@ if TYPE_CHECKING:
     from gent_core._agent import Agent
     from gent_core._agent.approval import ApprovalPolicy
     from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
-    from gent_core._config import AgentConfig, load_config, parse_config
+    from gent_core._config import (
+        AgentConfig,
+        LoadedConfig,
+        apply_overrides,
+        build_components,
+        default_config,
+        load_config,
+        parse_config,
+    )
     from gent_core._plugins.commands import Command
     from gent_core._plugins.decisions import ToolCallDecision
     from gent_core._plugins.manager import (
@@ -130,6 +143,7 @@ if TYPE_CHECKING:
     from gent_core.termination import Termination
     from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
     from gent_core.tools._basetool import BaseTool
+    from gent_core.tools._declared import DeclaredTool
     from gent_core.tools._function import tool
     from gent_core.tools._toolbox import Toolbox
     from gent_core.tools.base import Tool
@@ -147,6 +161,7 @@ __all__ = [
     "parse_config",
     "AgentConfig",
     "BaseTool",
+    "DeclaredTool",
     "Cancellation",
     "Clipboard",
     "ContentPart",
@@ -198,6 +213,10 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "load_config",
+    "LoadedConfig",
+    "apply_overrides",
+    "build_components",
+    "default_config",
     "tool",
 ]
 

@@ -56,12 +56,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_THOUGHT",
     "DEFAULT_EXAMPLE_COUNT",
-    "EXAMPLE_RESULT",
     "SHORT_RESULT",
     "TRANSCRIPT_STOP",
+    "NEUTRAL_EXAMPLES",
     "FewShotExample",
     "default_examples",
     "example_from_tool",
+    "neutral_examples",
     "render_examples",
     "render_prompt",
 ]
@@ -70,10 +71,6 @@ TRANSCRIPT_STOP = "\nUser:"
 """Stop sequence added to unstructured prompts, so the model does not write the user's turn."""
 
 TASK_SECTION = "task"
-
-EXAMPLE_RESULT = "42"
-"""The tool result shown in the fallback few-shot example, for tools that declare no examples
-(the answer restates it)."""
 
 DEFAULT_EXAMPLE_COUNT = 3
 """How many declared tool examples a few-shot prompt shows at most."""
@@ -109,15 +106,6 @@ def _free_sections(structure: OutputStructure) -> list[str]:
     parts = (structure.toolchain, structure.termination)
     special = {part.name for part in parts if part is not None}
     return [section.name for section in structure.sections if section.name not in special]
-
-
-def _scalar_values(calls: Sequence[ToolCall]) -> list[str]:
-    return [
-        str(value)
-        for call in calls
-        for value in call.args.values()
-        if isinstance(value, str | int | float) and not isinstance(value, bool)
-    ]
 
 
 def _declared_examples(tools: Sequence[Tool]) -> list[tuple[Tool, ToolExample]]:
@@ -159,19 +147,58 @@ def example_from_tool(chain: ToolChain, tool: Tool, example: ToolExample) -> Few
     return FewShotExample(example.task, [call], [result], answer, thoughts)
 
 
-def _fallback_example(chain: ToolChain | None) -> FewShotExample:
-    calls = chain.example_calls()[:1] if chain is not None and chain.tools else []
-    if not calls:
-        return FewShotExample("Answer the question.", answer="The answer, based on what I know.")
-    call = calls[0]
-    # The task mentions the argument values, so the example shows how a task's details
-    # become the call's arguments (a base model copies what it sees).
-    values = ", ".join(_scalar_values(calls))
-    task = f"What is {values}?" if values else f"Use the {call.tool} tool."
-    # Restating the observed value teaches a base model to answer from the observation.
-    answer = f"The {call.tool} tool returned {EXAMPLE_RESULT}, so the answer is {EXAMPLE_RESULT}."
-    thoughts = (f"I will use the {call.tool} tool.", ANSWER_THOUGHT)
-    return FewShotExample(task, calls, [EXAMPLE_RESULT], answer, thoughts)
+NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
+    FewShotExample(
+        "Write a short greeting for a birthday card.",
+        answer="Happy birthday! Wishing you a wonderful year ahead.",
+        thoughts=(
+            "",
+            "The question asks for a greeting. None of my tools writes one, so I answer "
+            "without a tool.",
+        ),
+    ),
+    FewShotExample(
+        "How many people live in Lyon and in Porto?",
+        [
+            ToolCall("city_population", {"city": "Lyon"}, "call_0"),
+            ToolCall("city_population", {"city": "Porto"}, "call_1"),
+        ],
+        ["522250", "231800"],
+        "Lyon has 522250 inhabitants and Porto 231800.",
+        (
+            "I will call city_population twice.",
+            "The city_population tool returned 522250 for Lyon and 231800 for Porto.",
+        ),
+    ),
+    FewShotExample(
+        "How high is Mount Kilimanjaro?",
+        [ToolCall("mountain_height", {"name": "Kilimanjaro"}, "call_0")],
+        ["5895 m"],
+        "Mount Kilimanjaro is 5895 m high.",
+        (
+            "I will call mountain_height.",
+            "The mountain_height tool returned 5895 m.",
+        ),
+    ),
+)
+"""The worked examples a few-shot prompt shows when no tool declares examples of its own: made-up
+tools that are not the agent's (so no value of theirs can be the answer to a real task), each
+value visibly taken from its own question. One question no tool fits, answered without a call;
+one asking about two things, with a call for each in one action; one call. The most common case
+comes last, right before the real task."""
+
+
+def neutral_examples(chain: ToolChain | None) -> list[FewShotExample]:
+    """The :data:`NEUTRAL_EXAMPLES` for ``chain``: those whose made-up tools none of the chain's
+    tools is named like (only the answer without a call when there is no chain or no tool).
+    """
+    names = {tool.name for tool in chain.tools} if chain is not None else set()
+    return [
+        example
+        for example in NEUTRAL_EXAMPLES
+        if (not example.calls and chain is not None and chain.tools)
+        or (example.calls and names and not any(call.tool in names for call in example.calls))
+    ] or [FewShotExample("Answer the question.", answer="The answer, based on what I know.")]
 
 
 def default_examples(
@@ -186,9 +213,9 @@ def default_examples(
     like the task, one of each tool first, the most alike last
     (:func:`~gent_core._example_choice.choose_positions`).
 
-    Without declared examples, one task solved with the tool chain's first example call, its
-    result :data:`EXAMPLE_RESULT` (made up: declare examples to show true ones), and an
-    answer restating it. Without tools, one task answered at once.
+    Without declared examples, the :data:`NEUTRAL_EXAMPLES` (made-up tools, so that no value
+    shown can be copied into a real call as if it were the answer; see
+    :func:`neutral_examples`). Without tools, one task answered at once.
     """
     chain = structure.toolchain
     writable: list[tuple[tuple[Tool, ToolExample], FewShotExample]] = []
@@ -207,7 +234,7 @@ def default_examples(
     else:
         positions = choose_positions(task, [pair for pair, _ in writable], count)
         examples = [writable[position][1] for position in positions]
-    return examples or [_fallback_example(chain)]
+    return examples or neutral_examples(chain)
 
 
 def _render_example(structure: OutputStructure, example: FewShotExample) -> list[str]:

@@ -1,8 +1,11 @@
-"""Helpers for tool chains' prompt guidance: example calls built from tools' schemas.
+"""Helpers for tool chains' prompt guidance: the calls a guidance shows, and example calls
+built from tools' schemas.
 
-:meth:`ToolChain.example_calls <gent_core.toolchain.ToolChain.example_calls>` uses the same
-values by default; a chain writes them in its own syntax with
-:meth:`~gent_core.toolchain.ToolChain.format_calls`.
+A chain's guidance shows :func:`guidance_calls`: one call, then two in one action, with values
+a model cannot mistake for an answer (declared examples, or a made-up tool). A chain writes them
+in its own syntax with :meth:`~gent_core.toolchain.ToolChain.format_calls`.
+:meth:`ToolChain.example_calls <gent_core.toolchain.ToolChain.example_calls>` (``gent tools
+show``) uses :func:`example_calls`, values from the schemas.
 """
 
 from __future__ import annotations
@@ -13,12 +16,27 @@ from typing import TYPE_CHECKING, Any
 from gent_core.toolchain import ToolCall
 
 if TYPE_CHECKING:
+    from gent_core.toolchain import ToolChain
     from gent_core.tools.base import Tool
 
-__all__ = ["NEUTRAL_CALL", "example_arguments", "example_calls"]
+__all__ = [
+    "NEUTRAL_CALL",
+    "NEUTRAL_CALLS",
+    "example_arguments",
+    "example_calls",
+    "for_example",
+    "guidance_calls",
+]
 
 NEUTRAL_CALL = ToolCall("search", {"query": "weather in Paris"}, "call_0")
 """The call shown to explain a syntax when a chain has no tools."""
+
+NEUTRAL_CALLS = (
+    ToolCall("city_population", {"city": "Lyon"}, "call_0"),
+    ToolCall("city_population", {"city": "Porto"}, "call_1"),
+)
+"""The calls a chain's guidance shows when no tool declares examples: a made-up tool, called
+once, then twice in one action (one tool several times, as a task about two things needs)."""
 
 
 def example_arguments(tool: Tool) -> dict[str, Any]:
@@ -45,3 +63,40 @@ def example_calls(tools: Sequence[Tool], count: int = 2) -> list[ToolCall]:
         ToolCall(name, arguments, f"call_{index}")
         for index, (name, arguments) in enumerate(from_schemas(tools, count))
     ]
+
+
+def guidance_calls(chain: ToolChain) -> list[ToolCall]:
+    """The two calls a chain's guidance shows: the first alone (how to write a call), both
+    together (how to write several in one action).
+
+    When the chain's tools declare examples (:attr:`Tool.examples
+    <gent_core.tools.base.Tool.examples>`), their arguments (true values, chosen by the tool's
+    author), taking one example of each tool first; otherwise, or with fewer than two, the
+    :data:`NEUTRAL_CALLS` of a made-up tool. Values made from a schema (``"example company
+    name"``, ``3``) are never shown: a small model copies them into its calls as if they were
+    the answer.
+    """
+    declared = [
+        [ToolCall(tool.name, dict(example.arguments)) for example in tool.examples]
+        for tool in chain.tools
+    ]
+    ordered = [
+        calls[depth]
+        for depth in range(max((len(calls) for calls in declared), default=0))
+        for calls in declared
+        if depth < len(calls)
+    ]
+    chosen = ordered[:2] if len(ordered) >= 2 else list(NEUTRAL_CALLS)
+    return [ToolCall(call.tool, call.args, f"call_{index}") for index, call in enumerate(chosen)]
+
+
+def for_example(chain: ToolChain, calls: Sequence[ToolCall]) -> str:
+    """How a guidance introduces ``calls``: ``"for example:"``, or, when they call a tool the
+    chain does not have (:data:`NEUTRAL_CALLS`), ``"for example (city_population is a made-up
+    tool):"`` so that no model takes it for one of its own.
+    """
+    names = {tool.name for tool in chain.tools}
+    made_up = sorted({call.tool for call in calls if call.tool not in names})
+    if not made_up:
+        return "for example:"
+    return f"for example ({', '.join(made_up)} is a made-up tool):"

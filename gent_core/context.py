@@ -69,6 +69,9 @@ class Limits:
         max_clipboard_chars: Characters of clipboard (texts and file contents) shown to the
             model each step; the newest entries come first, and older entries that no longer
             fit are removed from the clipboard, with a note.
+        max_repairs: Tries the model gets at writing one failed call again (a call that did
+            not parse or validate), under that tool's grammar with the error in front of it,
+            before the agent moves on (``0``: no repair; see :mod:`gent_core._agent.repair`).
     """
 
     max_steps: int = 10
@@ -80,8 +83,9 @@ class Limits:
     max_recorded_output_chars: int = 100_000
     max_consecutive_format_errors: int = 3
     max_consecutive_tool_errors: int = 3
-    max_calls_per_action: int = 32
+    max_calls_per_action: int = 16
     max_clipboard_chars: int = 32_000
+    max_repairs: int = 2
 
 
 class Cancellation:

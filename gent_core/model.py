@@ -59,12 +59,16 @@ class OutputStructure:
         sections: Every registered section, in prompt order.
         toolchain: The tool chain, if any.
         termination: The termination, if any.
+        max_calls: Most tool calls one action may hold (the agent's
+            ``limits.max_calls_per_action``); ``None``: the grammar's default
+            (:data:`gent_core._grammar.MAX_CALLS`).
     """
 
     format: TextFormat
     sections: Sequence[Section]
     toolchain: ToolChain | None = None
     termination: Termination | None = None
+    max_calls: int | None = None
 
 
 @dataclass

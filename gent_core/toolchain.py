@@ -124,6 +124,17 @@ class ToolChain(ABC):
         """Remove the tool called ``name``; return it, or ``None`` when there was none."""
         return self._tools.pop(name, None)
 
+    def with_tools(self, tools: Sequence[Tool]) -> ToolChain:
+        """A shallow copy of this chain offering only ``tools`` (its options and syntax
+        unchanged); this chain is not changed. The agent uses it to ask for one call of one
+        tool (a repair) under that tool's grammar.
+        """
+        import copy
+
+        narrowed = copy.copy(self)
+        narrowed._tools = {tool.name: tool for tool in tools}
+        return narrowed
+
     def get_tool(self, name: str) -> Tool | None:
         """Return the tool called ``name``, or ``None``."""
         return self._tools.get(name)
@@ -202,8 +213,9 @@ class ToolChain(ABC):
 
         Quoted values must never contain the texts in ``builder.avoid`` (the format's
         delimiters); :class:`~gent_core._grammar.JSONSchemaConverter` takes care of it for
-        argument values. Bound what can safely be bounded (calls per action: see
-        :data:`gent_core._grammar.MAX_CALLS`).
+        argument values. Bound what can safely be bounded (calls per action:
+        ``repeat_calls(call, separator, max_calls=builder.max_calls)``, the agent's
+        ``limits.max_calls_per_action``).
 
         The default ``None`` leaves the section unconstrained (any text that cannot close it)
         and ``gent describe`` says so.

@@ -57,6 +57,9 @@ _EXPORTS: dict[str, str] = {
     "quote_start": "gent_core._callparse.text",
     "snippet_at": "gent_core._callparse.text",
     "NEUTRAL_CALL": "gent_core._guidance",
+    "NEUTRAL_CALLS": "gent_core._guidance",
+    "for_example": "gent_core._guidance",
+    "guidance_calls": "gent_core._guidance",
     # grammar building
     "MAX_CALLS": "gent_core._grammar",
     "GrammarBuilder": "gent_core._grammar",
@@ -104,6 +107,7 @@ _EXPORTS: dict[str, str] = {
     "set_pattern_timeout": "gent_core._regexes",
     # prompt rendering and observations
     "TRANSCRIPT_STOP": "gent_core._base_prompt",
+    "default_examples": "gent_core._base_prompt",
     "render_prompt": "gent_core._base_prompt",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
@@ -125,6 +129,7 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
+        default_examples,
         render_prompt,
     )
     from gent_core._bounded import (
@@ -189,6 +194,9 @@ if TYPE_CHECKING:
     )
     from gent_core._guidance import (
         NEUTRAL_CALL,
+        NEUTRAL_CALLS,
+        for_example,
+        guidance_calls,
     )
     from gent_core._lines import (
         LineTooLongError,
@@ -268,6 +276,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "NAME_KEYS",
     "NEUTRAL_CALL",
+    "NEUTRAL_CALLS",
     "OpenAIMessageError",
     "Output",
     "PatternError",
@@ -290,6 +299,7 @@ __all__ = [
     "checked_agent_grammar",
     "clean_schema",
     "compile_pattern",
+    "default_examples",
     "describe_signature",
     "dumps_json",
     "example_arguments",
@@ -299,8 +309,10 @@ __all__ = [
     "fenced_blocks",
     "find_json_values",
     "follow_refs",
+    "for_example",
     "format_attributes",
     "free_text",
+    "guidance_calls",
     "line_column",
     "literal",
     "load_export",

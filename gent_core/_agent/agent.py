@@ -237,7 +237,13 @@ class Agent:
 
     def structure(self) -> OutputStructure:
         """The expected output structure, for back ends that constrain generation."""
-        return OutputStructure(self.format, self.sections(), self.toolchain, self.termination)
+        return OutputStructure(
+            self.format,
+            self.sections(),
+            self.toolchain,
+            self.termination,
+            max_calls=self.limits.max_calls_per_action,
+        )
 
     def system_prompt(self) -> str:
         """The exact system prompt."""

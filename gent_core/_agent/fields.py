@@ -78,6 +78,11 @@ class FieldReader:
         )
         return float(value)
 
+    def boolean(self, key: str, default: Any = MISSING) -> bool:
+        """A boolean field."""
+        value: bool = self.get(key, lambda v: isinstance(v, bool), "true or false", default)
+        return value
+
     def text(self, key: str, default: Any = MISSING, *, optional: bool = False) -> Any:
         """A string field (``None`` allowed when ``optional``)."""
         return self.get(

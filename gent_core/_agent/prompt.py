@@ -37,6 +37,7 @@ DEFAULT_RULES: tuple[str, ...] = (
     "Call only the tools listed, with the argument names and types they declare.",
     "Read tool results and errors carefully; when a call fails, fix it and try again.",
     "Do not guess results that a tool can compute; call the tool.",
+    "When none of the tools fits the task, answer without calling one.",
 )
 
 

@@ -25,6 +25,7 @@ from gent_core._serialize import to_json_data
 __all__ = [
     "USER_TEXT_FIELDS",
     "ModelCallStats",
+    "RepairRecord",
     "RunResult",
     "RunStats",
     "StepOutcome",
@@ -43,8 +44,11 @@ StopReason = Literal[
     "model_error",
     "plugin_error",
     "cancelled",
+    "tool_stop",
 ]
-"""Why a run ended: only ``"answer"`` is a success."""
+"""Why a run ended: only ``"answer"`` is a success. ``"tool_stop"``: a tool asked to stop
+the run after its step (:attr:`ToolResult.stop_run <gent_core.tools.ToolResult.stop_run>`, a
+declared tool with ``stop``); the step's calls are the outcome."""
 
 StepOutcome = Literal["action", "answer", "feedback"]
 """What a step did: ran tools, answered, or sent feedback about an unusable output."""
@@ -153,6 +157,71 @@ class ModelCallStats:
 
 
 @dataclass
+class RepairRecord:
+    """One attempt at repairing a call: the model asked to write one failed call again, under
+    that tool's grammar, with the error in front of it.
+
+    Attributes:
+        call: The position of the call in the step's action (0-based).
+        tool: The tool the call named, when it is one of the agent's tools (``None`` for an
+            unknown tool: the repair may name any).
+        error: What was wrong, as the model was told.
+        request: The text sent to ask for the repair.
+        output: What the model wrote.
+        ok: Whether the output gave a call that reads and validates.
+        model: Tokens and time of the model call.
+    """
+
+    call: int
+    tool: str | None
+    error: str
+    request: str
+    output: str
+    ok: bool
+    model: ModelCallStats = field(default_factory=ModelCallStats)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "call": self.call,
+            "tool": self.tool,
+            "error": self.error,
+            "request": self.request,
+            "output": self.output,
+            "ok": self.ok,
+            "model": {
+                "input_tokens": self.model.input_tokens,
+                "output_tokens": self.model.output_tokens,
+                "seconds": round(self.model.seconds, 6),
+                "finish_reason": self.model.finish_reason,
+            },
+        }
+
+    @classmethod
+    def read(cls, fields: FieldReader) -> RepairRecord:
+        """Rebuild a repair record from its :meth:`to_dict` form.
+
+        Raises:
+            RecordError: Naming the first missing or invalid field.
+        """
+        model = fields.child("model", {})
+        return cls(
+            call=fields.integer("call"),
+            tool=fields.text("tool", None, optional=True),
+            error=fields.text("error"),
+            request=fields.text("request"),
+            output=fields.text("output"),
+            ok=fields.boolean("ok"),
+            model=ModelCallStats(
+                model.integer("input_tokens", None, optional=True),
+                model.integer("output_tokens", None, optional=True),
+                model.number("seconds", 0.0),
+                model.text("finish_reason", None, optional=True),
+            ),
+        )
+
+
+@dataclass
 class StepRecord:
     """One step: what the model wrote and what came of it.
 
@@ -172,6 +241,9 @@ class StepRecord:
         model: Token counts and time of the model call.
         tool_seconds: Time spent running tools.
         clipboard: The clipboard after the step (for resuming).
+        repairs: The repairs of failed calls asked for during the step, in order; the
+            conversation holds each request and what the model wrote, before the
+            observation.
     """
 
     index: int
@@ -187,6 +259,7 @@ class StepRecord:
     model: ModelCallStats = field(default_factory=ModelCallStats)
     tool_seconds: float = 0.0
     clipboard: list[dict[str, str]] = field(default_factory=list)
+    repairs: list[RepairRecord] = field(default_factory=list)
     answer_value: Any = field(default=None, repr=False, compare=False)
     """The answer as the termination returned it (a pydantic model...); not serialised."""
 
@@ -216,6 +289,7 @@ class StepRecord:
             },
             "tool_seconds": round(self.tool_seconds, 6),
             "clipboard": self.clipboard,
+            "repairs": [repair.to_dict() for repair in self.repairs],
         }
 
     @classmethod
@@ -246,6 +320,7 @@ class StepRecord:
             ),
             tool_seconds=fields.number("tool_seconds", 0.0),
             clipboard=fields.objects("clipboard", _clipboard_record),
+            repairs=fields.objects("repairs", RepairRecord.read),
         )
 
 
@@ -388,7 +463,7 @@ _VOCABULARY = frozenset(
 """Fields holding gent's own vocabulary (kinds, outcomes, reasons, ids, timings, base64 media),
 not free text: never redacted either, so a record always reads back."""
 
-_RECORD_LISTS = frozenset({"steps", "calls", "clipboard"})
+_RECORD_LISTS = frozenset({"steps", "calls", "clipboard", "repairs"})
 """Fields holding records of their own (steps, tool calls, clipboard entries)."""
 
 

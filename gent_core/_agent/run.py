@@ -23,7 +23,7 @@ import base64
 import contextlib
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from gent_core._agent.clipboard import clipboard_records, render_clipboard
 from gent_core._agent.events import (
@@ -34,6 +34,7 @@ from gent_core._agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core._agent.protocol import RunAgent
 from gent_core._agent.records import (
     ModelCallStats,
     RunResult,
@@ -43,11 +44,14 @@ from gent_core._agent.records import (
     ToolCallRecord,
     recorded_output,
 )
+from gent_core._agent.repair import CallRepair
 from gent_core._agent.repeats import find_repeats, repeat_note
 from gent_core._agent.streaming import (
+    CUT_OFF_FINISH_REASONS,
     OUTPUT_LIMIT,
     TIME_LIMIT,
     ModelOutput,
+    cut_off_by_back_end,
     stream_model_output,
 )
 from gent_core._execution import check_call_count, execute_calls
@@ -70,70 +74,9 @@ from gent_core.toolchain import ToolCall, ToolChainResult
 
 if TYPE_CHECKING:
     from gent_core._agent.transcript import TranscriptWriter
-    from gent_core.formats import TextFormat
-    from gent_core.model import Model, OutputStructure
-    from gent_core.sections import Section
-    from gent_core.termination import Termination
     from gent_core.toolchain import ToolChain
 
 __all__ = ["CUT_OFF_FINISH_REASONS", "AgentRun", "RunAgent", "cut_off_by_back_end"]
-
-
-class RunAgent(Protocol):
-    """What a run needs from its agent (a :class:`~gent_core._agent.Agent`): its parts and
-    settings. A protocol, so that the run does not depend on the agent module (which starts
-    runs).
-    """
-
-    @property
-    def model(self) -> Model:
-        """The model back end."""
-        ...
-
-    @property
-    def format(self) -> TextFormat:
-        """The text format."""
-        ...
-
-    @property
-    def toolchain(self) -> ToolChain | None:
-        """The tool chain, if any."""
-        ...
-
-    @property
-    def termination(self) -> Termination:
-        """How the answer is read."""
-        ...
-
-    @property
-    def max_tokens(self) -> int | None:
-        """Upper bound of tokens per model call."""
-        ...
-
-    @property
-    def temperature(self) -> float | None:
-        """Sampling temperature."""
-        ...
-
-    def sections(self) -> list[Section]:
-        """The sections the model is asked to write, in prompt order."""
-        ...
-
-    def closing_sections(self) -> list[str]:
-        """Sections whose end ends a step."""
-        ...
-
-    def expected_sections_text(self) -> str:
-        """What every step must contain (``"action or answer"``)."""
-        ...
-
-    def structure(self) -> OutputStructure:
-        """The expected output structure."""
-        ...
-
-    def system_prompt(self) -> str:
-        """The exact system prompt."""
-        ...
 
 
 _QUOTE_CHARS = 300
@@ -144,17 +87,6 @@ def _quote(text: str) -> str:
     if len(text) > _QUOTE_CHARS:
         text = text[:_QUOTE_CHARS] + " [...]"
     return text or "(nothing)"
-
-
-CUT_OFF_FINISH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "token_limit"})
-"""Finish reasons (compared case-insensitively) meaning the back end stopped generating at a
-token limit: ``length`` (OpenAI-compatible servers, llama.cpp), ``max_tokens`` (Anthropic,
-Gemini's ``MAX_TOKENS``) and their variants."""
-
-
-def cut_off_by_back_end(finish_reason: str | None) -> bool:
-    """Whether ``finish_reason`` says the output was cut off by a token limit."""
-    return finish_reason is not None and finish_reason.lower() in CUT_OFF_FINISH_REASONS
 
 
 def _quote_end(text: str) -> str:
@@ -229,6 +161,9 @@ class AgentRun:
         ]
         self.format_errors = 0
         self.tool_errors = 0
+        self.stopping_tools: list[str] = []
+        """Tools whose results asked to stop the run after the current step."""
+        self.repair = CallRepair(agent, context, self.messages, self.stats, emit, self._fire)
         for step in self.steps:
             self._replay(step)
 
@@ -237,6 +172,9 @@ class AgentRun:
     def _replay(self, step: StepRecord) -> None:
         """Rebuild messages and counters from a completed step of an earlier run."""
         self.messages.append(Message.assistant(step.output))
+        for repair in step.repairs:
+            self.messages.append(Message.user(repair.request))
+            self.messages.append(Message.assistant(repair.output))
         if step.followup or step.followup_media:
             parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
             parts.extend(
@@ -319,6 +257,14 @@ class AgentRun:
                 break
             if record.outcome == "answer":
                 answer, reason, message = record.answer_value, "answer", "the model answered"
+                break
+            if self.stopping_tools:
+                reason = "tool_stop"
+                names = ", ".join(dict.fromkeys(self.stopping_tools))
+                message = (
+                    f"the run stopped after step {record.index}: {names} asked to stop it "
+                    "(its calls are recorded in that step)"
+                )
                 break
             if self.format_errors >= limits.max_consecutive_format_errors:
                 reason = "format_errors"
@@ -578,6 +524,7 @@ class AgentRun:
             check_call_count(calls, self.context.limits)
         except ParseError as error:
             raise _Feedback(error.model_message, error) from error
+        calls = await self.repair.repair_calls(record, calls)
         self.emit(ToolCallsStarted(record.index, tuple(calls)))
         started = time.perf_counter()
         try:
@@ -587,6 +534,11 @@ class AgentRun:
         record.tool_seconds = time.perf_counter() - started
         self.stats.tool_seconds += record.tool_seconds
         record.outcome = "action"
+        self.stopping_tools = [
+            call.tool
+            for call, outcome in zip(result.calls, result.results, strict=False)
+            if outcome.ok and outcome.stop_run
+        ]
         self._record_calls(record, result)
         self._note_repeats(record, toolchain)
         self._fire("gent_transform_observation", result=result)

@@ -31,13 +31,38 @@ from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.model import Model, ModelRequest, Usage
 from gent_core.sections import ParseResult, Section, SectionEnded, SectionStarted
 
-__all__ = ["OUTPUT_LIMIT", "TIME_LIMIT", "ModelOutput", "stream_model_output"]
+__all__ = [
+    "CUT_OFF_FINISH_REASONS",
+    "OUTPUT_LIMIT",
+    "TIME_LIMIT",
+    "ModelOutput",
+    "cut_off_by_back_end",
+    "stream_model_output",
+]
 
 OUTPUT_LIMIT = "output_limit"
 """The finish reason of an output the agent stopped at ``limits.max_output_chars``."""
 
 TIME_LIMIT = "time_limit"
 """The finish reason of an output still being written when ``limits.model_timeout`` passed."""
+
+CUT_OFF_FINISH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "token_limit"})
+"""Finish reasons (compared case-insensitively) meaning the back end stopped generating at a
+token limit: ``length`` (OpenAI-compatible servers, llama.cpp), ``max_tokens`` (Anthropic,
+Gemini's ``MAX_TOKENS``) and their variants."""
+
+
+def cut_off_by_back_end(finish_reason: str | None) -> bool:
+    """Whether ``finish_reason`` says the output was cut off by a token limit."""
+    return finish_reason is not None and finish_reason.lower() in CUT_OFF_FINISH_REASONS
+
+
+def cut_off(finish_reason: str | None) -> bool:
+    """Whether an output with ``finish_reason`` was cut off, by the back end's token limit or
+    at one of the agent's own bounds (:data:`OUTPUT_LIMIT`, :data:`TIME_LIMIT`): nothing in
+    it may be used.
+    """
+    return finish_reason in (OUTPUT_LIMIT, TIME_LIMIT) or cut_off_by_back_end(finish_reason)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from gent_core._config.loading import LoadedConfig
-from gent_core._config.models import ComponentSpec, ToolsetSpec
+from gent_core._config.models import ComponentSpec, DeclareSpec, ToolsetSpec
 from gent_core._config.options import check_options
 from gent_core._config.overrides import key_path
 from gent_core._config.yamldoc import KeyPath
@@ -177,6 +177,50 @@ class _Builder:
             return None
         return _Plan(kind, path, spec, entry, kwargs)
 
+    def declared(self, path: KeyPath, spec: DeclareSpec) -> list[tuple[KeyPath, Tool]] | None:
+        """The tools of a declaration (``{declare: {...}}``), each with where it is
+        configured; ``None`` after reporting why they cannot be made.
+        """
+        from gent_core.tools._declarations import (
+            DeclarationError,
+            load_declarations,
+            read_declarations,
+        )
+        from gent_core.tools._declared import DeclaredTool
+
+        if spec.file is not None:
+            where: KeyPath = (*path, "file")
+            try:
+                found = load_declarations(spec.file)
+            except DeclarationError as error:
+                self.problem(str(error), where)
+                return None
+        else:
+            where = (*path, "name")
+            data: dict[str, Any] = {"name": spec.name, "description": spec.description}
+            if spec.parameters is not None:
+                data["parameters"] = spec.parameters
+            try:
+                found = read_declarations(data, source="the declaration")
+            except DeclarationError as error:
+                self.problem(str(error), (*path, "parameters"))
+                return None
+        tools: list[tuple[KeyPath, Tool]] = []
+        for declaration in found:
+            try:
+                tool = DeclaredTool(
+                    declaration.name,
+                    declaration.description,
+                    declaration.parameters,
+                    result=spec.result,
+                    stop=spec.stop,
+                )
+            except ValueError as error:
+                self.problem(str(error), where)
+                continue
+            tools.append((where, tool))
+        return tools
+
     # ------------------------------------------------------------------ phase 2
 
     def create(self, plan: _Plan, extra: Mapping[str, Any] | None = None) -> Any:
@@ -289,11 +333,13 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
         ("toolchain", ("toolchain",), config.toolchain),
     ]
     plans = {kind: builder.lookup(kind, path, spec) for kind, path, spec in singles}
-    tool_plans: list[_Plan | None] = []
+    tool_plans: list[_Plan | list[tuple[KeyPath, Tool]] | None] = []
     toolset_plans: list[_Plan | None] = []
     for index, entry in enumerate(config.tools):
         if isinstance(entry, ToolsetSpec):
             toolset_plans.append(builder.lookup_toolset(("tools", index), entry))
+        elif isinstance(entry, DeclareSpec):
+            tool_plans.append(builder.declared(("tools", index, "declare"), entry))
         else:
             tool_plans.append(builder.lookup("tool", ("tools", index), entry))
     middleware_plans = [
@@ -304,11 +350,17 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
 
     tools: list[Tool] = []
     first: dict[str, KeyPath] = {}
+    created_tools: list[tuple[_Plan | None, KeyPath, Tool | None]] = []
     for tool_plan in tool_plans:
-        tool = builder.create(tool_plan) if tool_plan is not None else None
-        if tool is None or tool_plan is None:
+        if isinstance(tool_plan, list):
+            created_tools += [(None, path, tool) for path, tool in tool_plan]
+        elif tool_plan is not None:
+            created_tools.append(
+                (tool_plan, builder.name_path(tool_plan.path), builder.create(tool_plan))
+            )
+    for tool_plan, where, tool in created_tools:
+        if tool is None:
             continue
-        where = builder.name_path(tool_plan.path)
         if tool.name in first:
             builder.problem(
                 f"tool {tool.name!r} is listed twice (first as "
@@ -321,10 +373,10 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
                 f"tool {tool.name!r} changes files or other state, so it is available only "
                 "when the config enables writing: add 'allow_writes: true'",
                 where,
-                tool_plan.entry.plugin,
+                tool_plan.entry.plugin if tool_plan is not None else None,
             )
             continue
-        first[tool.name] = tool_plan.path
+        first[tool.name] = tool_plan.path if tool_plan is not None else where
         tools.append(tool)
     toolsets: list[Toolset] = []
     origins: dict[int, Location] = {}

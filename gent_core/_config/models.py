@@ -36,6 +36,7 @@ __all__ = [
     "AgentConfig",
     "ApprovalConfig",
     "ComponentSpec",
+    "DeclareSpec",
     "LimitsConfig",
     "PromptConfig",
     "TimeoutsConfig",
@@ -172,17 +173,110 @@ class ToolsetSpec(_Redacting):
         yield "options", redact_value(self.options, Redactor(self._secrets))
 
 
+DECLARE_KEY = "declare"
+"""The key of a ``tools`` entry declaring tools from a schema (no toolset may be called so)."""
+
+
+class DeclareSpec(_Redacting):
+    """Tools declared from a schema in the ``tools`` list: one written out, or a file.
+
+    A file holds declarations in the shapes :mod:`gent_core.tools._declarations` accepts::
+
+        tools:
+          - declare:
+              name: math.factorial
+              description: Calculate the factorial of a number.
+              parameters: {type: object, properties: {number: {type: integer}}}
+              stop: true
+          - declare: {file: tools.json, result: {status: ok}}
+
+    Attributes:
+        name: The tool's name (with ``parameters`` and ``description``).
+        description: What it does, for the model.
+        parameters: The JSON Schema of its arguments.
+        file: A JSON or YAML file of declarations, relative to the config file (instead of
+            ``name``).
+        result: What each call returns (``"OK"`` when not given).
+        stop: Record the calls and stop the run after the step that made them (stop reason
+            ``tool_stop``) instead of going on with the stub result.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    description: str = ""
+    parameters: dict[str, Any] | None = None
+    file: Path | None = None
+    result: Any = None
+    stop: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unwrap(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and list(data) == [DECLARE_KEY]:
+            data = data[DECLARE_KEY]
+            if not isinstance(data, Mapping):
+                raise ValueError(
+                    "'declare' needs a mapping: {name, description, parameters} or "
+                    f"{{file: ...}}, got {type(data).__name__}"
+                )
+        return data
+
+    @model_validator(mode="after")
+    def _one_source(self, info: ValidationInfo) -> DeclareSpec:
+        if (self.name is None) == (self.file is None):
+            raise ValueError(
+                "a declaration gives either a tool ({name, description, parameters}) or a file "
+                "of them ({file: tools.json}), not "
+                + ("both" if self.name is not None else "neither")
+            )
+        if self.file is not None:
+            if self.parameters is not None or self.description:
+                raise ValueError(
+                    "a declaration with a 'file' takes no 'description' or 'parameters' "
+                    "(the file holds them)"
+                )
+            base = info.context.get("base_dir") if isinstance(info.context, Mapping) else None
+            file = _expand_home(self.file)
+            if base is not None and not file.is_absolute():
+                file = Path(base) / file
+            self.file = file
+        return self
+
+    @model_serializer(mode="plain")
+    def _short_form(self) -> dict[str, Any]:
+        """Serialize as written: ``{declare: {<keys given>}}``."""
+        given = {
+            key: str(value) if isinstance(value, Path) else value
+            for key, value in (
+                ("name", self.name),
+                ("description", self.description),
+                ("parameters", self.parameters),
+                ("file", self.file),
+                ("result", self.result),
+                ("stop", self.stop),
+            )
+            if value not in (None, "", False)
+        }
+        return {"declare": given}
+
+
 ACCEPTED_TOOL = (
-    "a tool name, a mapping {name: ..., <options>}, or a toolset written "
-    "{<toolset>: {<options>}} (e.g. {mcp: {name: git, command: [...]}})"
+    "a tool name, a mapping {name: ..., <options>}, tools declared from a schema "
+    "{declare: {...}}, or a toolset written {<toolset>: {<options>}} (e.g. {mcp: {name: git, "
+    "command: [...]}})"
 )
 """How a ``tools`` entry is written, for error messages."""
 
 
 def _tool_entry(data: Any) -> Any:
-    """Rewrite a toolset entry ``{<toolset>: {<options>}}`` as ``{toolset:, options:}``."""
-    if isinstance(data, ComponentSpec | ToolsetSpec):
+    """Rewrite a toolset entry ``{<toolset>: {<options>}}`` as ``{toolset:, options:}``;
+    a declaration ``{declare: {...}}`` becomes its :class:`DeclareSpec` data.
+    """
+    if isinstance(data, ComponentSpec | ToolsetSpec | DeclareSpec):
         return data
+    if isinstance(data, Mapping) and list(data) == [DECLARE_KEY]:
+        return data  # DeclareSpec reads it
     if not isinstance(data, str | Mapping):
         raise ValueError(f"expected {ACCEPTED_TOOL}")
     if isinstance(data, str) or "name" in data:
@@ -204,13 +298,17 @@ def _tool_entry(data: Any) -> Any:
 
 
 def _tool_kind(data: Any) -> str:
+    if isinstance(data, DeclareSpec) or (isinstance(data, Mapping) and list(data) == [DECLARE_KEY]):
+        return "declare"
     if isinstance(data, ToolsetSpec) or (isinstance(data, Mapping) and "toolset" in data):
         return "toolset"
     return "tool"
 
 
 ToolEntry = Annotated[
-    Annotated[ComponentSpec, Tag("tool")] | Annotated[ToolsetSpec, Tag("toolset")],
+    Annotated[ComponentSpec, Tag("tool")]
+    | Annotated[ToolsetSpec, Tag("toolset")]
+    | Annotated[DeclareSpec, Tag("declare")],
     Discriminator(_tool_kind),
     BeforeValidator(_tool_entry),
 ]
@@ -290,9 +388,12 @@ class LimitsConfig(BaseModel):
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
         max_recorded_output_chars: Characters of one tool output kept in the record
             (``--json``, the transcript); a longer one is recorded cut, saying so.
-        max_calls_per_action: Tool calls one action may hold; more runs none of them.
+        max_calls_per_action: Tool calls one action may hold; more runs none of them. The
+            grammar of a back end that constrains output allows this many.
         max_clipboard_chars: Characters of clipboard shown each step; older entries that no
             longer fit are removed.
+        max_repairs: Tries the model gets at writing a failed call again (one that did not
+            parse or validate) before the agent moves on; 0 for none.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -302,8 +403,9 @@ class LimitsConfig(BaseModel):
     max_output_chars: _Count = 200_000
     max_tool_output_chars: _Count = 16_000
     max_recorded_output_chars: _Count = 100_000
-    max_calls_per_action: _Count = 32
+    max_calls_per_action: _Count = 16
     max_clipboard_chars: _Count = 32_000
+    max_repairs: Annotated[int, Field(ge=0), BeforeValidator(_no_bool)] = 2
 
 
 def _expand_home(path: Path) -> Path:
@@ -393,6 +495,7 @@ class AgentConfig(_Redacting):
             max_consecutive_tool_errors=self.limits.max_consecutive_tool_errors,
             max_calls_per_action=self.limits.max_calls_per_action,
             max_clipboard_chars=self.limits.max_clipboard_chars,
+            max_repairs=self.limits.max_repairs,
         )
 
     def attach_secrets(self, secrets: frozenset[str]) -> None:

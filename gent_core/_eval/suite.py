@@ -35,7 +35,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from gent_core._config.models import ComponentSpec, ToolEntry, ToolsetSpec
+from gent_core._config.models import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
 from gent_core._eval.checks import Check
 
 __all__ = ["Suite", "SuiteModel", "Task", "TaskModel"]
@@ -135,7 +135,7 @@ class Task:
     id: str
     text: str
     checks: tuple[Check, ...] = ()
-    tools: tuple[ComponentSpec | ToolsetSpec, ...] | None = None
+    tools: tuple[ComponentSpec | ToolsetSpec | DeclareSpec, ...] | None = None
     max_steps: int | None = None
     files: Mapping[str, str] = field(default_factory=dict)
     config: Mapping[str, Any] = field(default_factory=dict)

@@ -94,7 +94,9 @@ class _Builder:
         self.structure = structure
         self.names = [section.name for section in structure.sections]
         text_format = structure.format
-        self.builder = GrammarBuilder(avoid=text_format.grammar_avoid(self.names))
+        self.builder = GrammarBuilder(
+            avoid=text_format.grammar_avoid(self.names), max_calls=structure.max_calls
+        )
         self.notes: list[SectionGrammar] = []
         self._conservative: str | None = None
         own = text_format.grammar_text(self.builder)

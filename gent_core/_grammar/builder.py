@@ -108,11 +108,15 @@ class GrammarBuilder:
             :meth:`~gent_core.formats.TextFormat.grammar_avoid`; the JSON-Schema converter
             honours it (see :class:`~gent_core._grammar.JSONSchemaConverter`), and a component
             writing its own string rules should too.
+        max_calls: Most tool calls one action may hold (the agent's
+            ``limits.max_calls_per_action``), for a chain's ``grammar_calls`` to pass to
+            :func:`~gent_core._grammar.repeat_calls`; ``None``: its default.
     """
 
-    def __init__(self, *, avoid: Sequence[str] = ()) -> None:
+    def __init__(self, *, avoid: Sequence[str] = (), max_calls: int | None = None) -> None:
         self._rules: dict[str, str] = {}
         self.avoid: tuple[str, ...] = tuple(text for text in avoid if text)
+        self.max_calls = max_calls
 
     @staticmethod
     def literal(text: str) -> str:

@@ -2,6 +2,9 @@
 
 * :func:`tool` turns a typed function (sync or async) into a :class:`FunctionTool`;
 * :class:`BaseTool` is for tools with a hand-written JSON Schema;
+* :class:`DeclaredTool` is a schema with no code behind it (a stub result, or a recorded call
+  that stops the run), read from OpenAI, MCP or function-doc declarations
+  (:func:`read_declarations`, :func:`load_declarations`);
 * :class:`Toolbox` groups method tools that share configuration or state;
 * :func:`describe_tool` renders a tool on one line for prompts.
 
@@ -18,6 +21,7 @@ from gent_core._lazy import export_names, load_export
 _EXPORTS: dict[str, str] = {
     "ArgumentProblem": "gent_core.tools._arguments",
     "BaseTool": "gent_core.tools._basetool",
+    "DeclaredTool": "gent_core.tools._declared",
     "FunctionTool": "gent_core.tools._function",
     "RenamedTool": "gent_core.tools._renamed",
     "SchemaValidator": "gent_core.tools._validator",
@@ -29,12 +33,23 @@ _EXPORTS: dict[str, str] = {
     "describe_signature": "gent_core.tools._describe",
     "describe_tool": "gent_core.tools._describe",
     "describe_tools": "gent_core.tools._describe",
+    "DeclarationError": "gent_core.tools._declarations",
+    "load_declarations": "gent_core.tools._declarations",
+    "read_declarations": "gent_core.tools._declarations",
+    "standard_schema": "gent_core.tools._declarations",
     "tool": "gent_core.tools._function",
 }
 
 if TYPE_CHECKING:
     from gent_core.tools._arguments import ArgumentProblem
     from gent_core.tools._basetool import BaseTool
+    from gent_core.tools._declarations import (
+        DeclarationError,
+        load_declarations,
+        read_declarations,
+        standard_schema,
+    )
+    from gent_core.tools._declared import DeclaredTool
     from gent_core.tools._describe import describe_signature, describe_tool, describe_tools
     from gent_core.tools._function import FunctionTool, tool
     from gent_core.tools._renamed import RenamedTool
@@ -44,8 +59,10 @@ if TYPE_CHECKING:
     from gent_core.tools.result import ToolResult, ToolStatus
 
 __all__ = [
+    "DeclarationError",
     "ArgumentProblem",
     "BaseTool",
+    "DeclaredTool",
     "FunctionTool",
     "RenamedTool",
     "SchemaValidator",
@@ -57,6 +74,9 @@ __all__ = [
     "describe_signature",
     "describe_tool",
     "describe_tools",
+    "load_declarations",
+    "read_declarations",
+    "standard_schema",
     "tool",
 ]
 

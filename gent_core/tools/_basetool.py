@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BaseTool"]
 
-_RESERVED = ("working_directory", "context")
-
 
 class BaseTool(Tool):
     """A tool whose argument schema is written by hand.
@@ -184,10 +182,17 @@ class BaseTool(Tool):
 def _check_run(run: Any, schema: dict[str, Any]) -> None:
     """Check that ``run`` accepts what the schema describes (raises ``ValueError``)."""
     properties = schema.get("properties", {})
-    for name in _RESERVED:
+    everything = list(inspect.signature(run).parameters.values())
+    injected = [everything[1].name] if len(everything) > 1 else []  # the working directory
+    injected += [p.name for p in everything[2:] if p.name == "context"]
+    for name in injected:
         if name in properties:
-            raise ValueError(f"the schema property {name!r} is reserved; rename it")
-    parameters = list(inspect.signature(run).parameters.values())[2:]  # self, working_directory
+            raise ValueError(
+                f"the schema property {name!r} collides with run()'s parameter {name!r}, "
+                "which gent fills in (the working directory, the execution context); rename "
+                "that parameter of run() (or take the arguments as **kwargs)"
+            )
+    parameters = everything[2:]  # self, working_directory
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
     names = {p.name for p in parameters}
     if not takes_any and (unaccepted := sorted(set(properties) - names)):

@@ -43,9 +43,15 @@ if TYPE_CHECKING:
 
 __all__ = ["TOOL_NAME_PATTERN", "FunctionTool", "check_tool_name", "tool"]
 
-TOOL_NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
-"""What a tool name may be: what OpenAI-style function calling accepts, starting with a
-letter or underscore (``:`` is reserved for qualified names such as ``plugin:tool``)."""
+TOOL_NAME_PATTERN = re.compile(
+    r"(?=.{1,64}\Z)[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)*"
+)
+"""What a tool name may be: 1-64 letters, digits, ``_``, ``-`` and ``.``, starting with a
+letter or underscore, and after each dot (``math.factorial``, as Python paths and MCP servers
+name tools). ``:`` is reserved for qualified names such as
+``plugin:tool``. Every shipped format and tool chain writes and reads such names as they are;
+a syntax that could not hold one maps it in its own plugin, so the model sees the name the
+user wrote."""
 
 
 def check_tool_name(name: object) -> str:
@@ -56,8 +62,8 @@ def check_tool_name(name: object) -> str:
     """
     if not isinstance(name, str) or TOOL_NAME_PATTERN.fullmatch(name) is None:
         raise ValueError(
-            f"invalid tool name {name!r}: use 1-64 letters, digits, '_' or '-', "
-            "starting with a letter or '_'"
+            f"invalid tool name {name!r}: use 1-64 letters, digits, '_', '-' or '.', "
+            "starting with a letter or '_', and after each dot (math.factorial)"
         )
     return name
 

@@ -60,6 +60,7 @@ class ToolResult:
         clipboard_files: Files to add to the clipboard. Alias: ``files_to_add_to_clipboard``.
         status: ``"success"`` or ``"error"``.
         error: The error, when ``status`` is ``"error"`` (made from the output if missing).
+        stop_run: Ask the agent to stop the run after this step (see below).
 
     ``None`` for a list channel means an empty list, as in seed 004.
 
@@ -70,6 +71,10 @@ class ToolResult:
         clipboard_files: Files (relative to the working directory) to add to the clipboard.
         status: ``"success"`` or ``"error"``.
         error: The error, when ``status`` is ``"error"``.
+        stop_run: Whether the run stops after the step that made this (successful) call: the
+            agent ends it with the stop reason ``"tool_stop"``, the step's calls recorded, no
+            answer. A :class:`~gent_core.tools.DeclaredTool` declared with ``stop`` sets it,
+            so an evaluation reads what the model called without running anything.
     """
 
     output: Any = None
@@ -78,6 +83,7 @@ class ToolResult:
     clipboard_files: list[Path] = field(default_factory=list)
     status: ToolStatus = "success"
     error: GentError | None = None
+    stop_run: bool = False
 
     def __init__(
         self,
@@ -88,6 +94,7 @@ class ToolResult:
         status: ToolStatus = "success",
         error: GentError | None = None,
         *,
+        stop_run: bool = False,
         tool_response: Any = None,
         results_to_add_to_clipboard: Sequence[str] | None = None,
         files_to_add_to_clipboard: Sequence[Path | str] | None = None,
@@ -119,6 +126,7 @@ class ToolResult:
         self.clipboard_files = files
         self.status = status
         self.error = error
+        self.stop_run = stop_run
 
     @property
     def ok(self) -> bool:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gent_core._agent import Agent
 from gent_core._regexes import set_pattern_timeout
 from gent_core._terminations.typed import JSONTermination
+from gent_core.context import Limits
 from gent_core.testing import ScriptedModel
 from gent_core.tools import BaseTool, tool
 
@@ -79,13 +80,29 @@ def test_a_catastrophic_tool_schema_pattern_is_refused_and_the_run_goes_on(
     )
     result = make_agent(model, [lookup]).run_sync("look it up")
     assert result.ok, result.message
-    refused, accepted = (step.calls[0] for step in result.steps[:2])
+    # the refused call is not run: the model is asked to write it again (a repair) and the
+    # repaired call runs in its place
+    (repair,) = result.steps[0].repairs
+    assert "the pattern '^(a|aa)+$' took longer than 0.2 s on this text" in repair.error
+    assert "simplify it" in repair.error
+    assert repair.ok
+    (accepted,) = result.steps[0].calls
+    assert accepted.status == "success"
+    assert lookup.calls == [{"code": "aaaa", "options": {"aa": 3}}]  # coerced by its pattern
+
+
+def test_a_catastrophic_pattern_without_repairs_is_an_error_for_the_model(
+    make_agent: Callable[..., Agent],
+) -> None:
+    lookup = Lookup()
+    model = ScriptedModel([act("lookup", {"code": HOURS}), "<answer>done</answer>"])
+    result = make_agent(model, [lookup], limits=Limits(max_repairs=0)).run_sync("look it up")
+    assert result.ok, result.message
+    (refused,) = result.steps[0].calls
     assert refused.status == "error"
     assert refused.error is not None
     assert "the pattern '^(a|aa)+$' took longer than 0.2 s on this text" in refused.error
-    assert "simplify it" in refused.error
-    assert accepted.status == "success"
-    assert lookup.calls == [{"code": "aaaa", "options": {"aa": 3}}]  # coerced by its pattern
+    assert lookup.calls == []
 
 
 def test_a_property_name_is_matched_with_the_deadline_too(make_agent: Callable[..., Agent]) -> None:
@@ -97,7 +114,7 @@ def test_a_property_name_is_matched_with_the_deadline_too(make_agent: Callable[.
             "<answer>done</answer>",
         ]
     )
-    result = make_agent(model, [lookup]).run_sync("look it up")
+    result = make_agent(model, [lookup], limits=Limits(max_repairs=0)).run_sync("look it up")
     slow, unknown = (step.calls[0] for step in result.steps[:2])
     assert slow.error is not None
     assert "its name: the pattern '^(a|aa)+$' took longer than 0.2 s" in slow.error
@@ -152,7 +169,7 @@ def test_a_function_tool_pattern_matched_by_re_is_bounded(make_agent: Callable[.
     model = ScriptedModel(
         [act("tag", {"label": HOURS}), act("tag", {"label": "aaa"}), "<answer>ok</answer>"]
     )
-    result = make_agent(model, [tag]).run_sync("tag it")
+    result = make_agent(model, [tag], limits=Limits(max_repairs=0)).run_sync("tag it")
     refused, accepted = (step.calls[0] for step in result.steps[:2])
     assert refused.error is not None
     assert "took longer than 0.2 s on this text" in refused.error
@@ -166,7 +183,7 @@ def test_the_tool_timeout_covers_the_schema_check(make_agent: Callable[..., Agen
     lookup = Lookup()
     lookup.timeout = 0.3
     model = ScriptedModel([act("lookup", {"code": HOURS}), "<answer>gave up</answer>"])
-    result = make_agent(model, [lookup]).run_sync("look it up")
+    result = make_agent(model, [lookup], limits=Limits(max_repairs=0)).run_sync("look it up")
     call = result.steps[0].calls[0]
     assert call.error == "Tool 'lookup' did not finish within 0.3 s."
     assert result.answer == "gave up"

@@ -226,12 +226,15 @@ def test_consecutive_tool_errors_stop_the_run(make_agent: MakeAgent) -> None:
 
 
 def test_unknown_tool_lists_the_available_ones(make_agent: MakeAgent) -> None:
-    model = ScriptedModel([action("multiply", a=2, b=3), answer("6")])
+    """The model is told the tools when asked to repair the call, and again in the
+    observation when the repairs fail too (the call then runs and fails)."""
+    model = ScriptedModel([action("multiply", a=2, b=3)] * 3 + [answer("6")])
     result = make_agent(model).run_sync("q")
-    assert "Unknown tool 'multiply'. Available tools: add, fail, note, snapshot." in (
-        model.requests[1].messages[-1].text
-    )
+    listed = "Unknown tool 'multiply'. Available tools: add, fail, note, snapshot."
+    assert listed in model.requests[1].messages[-1].text  # the first repair request
+    assert [repair.ok for repair in result.steps[0].repairs] == [False, False]
     assert result.steps[0].calls[0].status == "error"
+    assert listed in model.requests[3].messages[-1].text  # the observation
 
 
 def test_max_steps_stops_the_run(make_agent: MakeAgent) -> None:

@@ -83,12 +83,25 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+PENDING: frozenset[tuple[str, str]] = frozenset(
+    {
+        # gent-bfcl runs the evaluation's configurations and statistics until the evaluation
+        # is its own distribution (issue 18, section 3); then it imports gent_eval's
+        ("plugins/gent-bfcl/gent_bfcl/__main__.py", "gent_core._eval.configs"),
+        ("plugins/gent-bfcl/gent_bfcl/runner.py", "gent_core._eval.stats"),
+    }
+)
+"""Imports of private modules that wait for a module to move, each with the reason."""
+
+
 def private_imports(files: list[Path], root: Path = ROOT) -> list[str]:
     """``file:line imports module`` for every import of a module outside :data:`PUBLIC`
     (files named relative to ``root``)."""
     problems = []
     for path in files:
         for line, module in imported_modules(path):
+            if (str(path.relative_to(root)), module) in PENDING:
+                continue
             if module not in PUBLIC:
                 problems.append(f"{path.relative_to(root)}:{line} imports {module}")
     return problems

@@ -62,9 +62,9 @@ def test_wrong_integer_names_file_line_key_and_what_is_accepted() -> None:
         ("tools: calculator", "key 'tools': expected a list, got 'calculator'"),
         (
             "tools: [5]",
-            "key 'tools.0': expected a tool name, a mapping {name: ..., <options>}, or a "
-            "toolset written {<toolset>: {<options>}} (e.g. {mcp: {name: git, command: [...]}}), "
-            "got 5",
+            "key 'tools.0': expected a tool name, a mapping {name: ..., <options>}, tools "
+            "declared from a schema {declare: {...}}, or a toolset written {<toolset>: "
+            "{<options>}} (e.g. {mcp: {name: git, command: [...]}}), got 5",
         ),
         (
             "format: {strict: true}",
@@ -142,8 +142,8 @@ tools:
         "allow_writes, thinking, max_steps, timeouts, limits, working_directory, prompt, "
         "approval",
         "agent.yaml, line 8, key 'tools.1': expected a tool name, a mapping {name: ..., "
-        "<options>}, or a toolset written {<toolset>: {<options>}} (e.g. {mcp: {name: git, "
-        "command: [...]}}), got 7",
+        "<options>}, tools declared from a schema {declare: {...}}, or a toolset written "
+        "{<toolset>: {<options>}} (e.g. {mcp: {name: git, command: [...]}}), got 7",
     ]
     assert [problem.location.line for problem in error.problems] == [2, 4, 5, 8]
     assert error.location.line == 2

@@ -13,7 +13,7 @@ from gent_yaml import YAMLToolChain
 
 from gent_core._base_prompt import (
     ANSWER_THOUGHT,
-    EXAMPLE_RESULT,
+    NEUTRAL_EXAMPLES,
     FewShotExample,
     default_examples,
     example_from_tool,
@@ -95,11 +95,29 @@ def test_results_are_written_by_the_chain_and_answers_restate_them() -> None:
         assert example.results[0] in example.answer
 
 
-def test_tools_without_examples_fall_back_to_one_example_from_the_schema() -> None:
-    (example,) = default_examples(structure([echo]))
-    assert example.calls[0] == ToolCall("echo", {"text": "example text"}, "call_0")
-    assert example.results == [EXAMPLE_RESULT]
+def test_tools_without_examples_get_examples_of_made_up_tools() -> None:
+    """No value of a schema is shown (a small model copies it as if it were the answer): the
+    examples call made-up tools with values taken from their own questions, and show a
+    question no tool fits, one about two things (two calls) and one call, last."""
+    examples = default_examples(structure([echo]))
+    assert examples == list(NEUTRAL_EXAMPLES)
+    assert [len(example.calls) for example in examples] == [0, 2, 1]
+    for example in examples:
+        for call in example.calls:
+            assert call.tool != "echo"
+            assert all(str(value) in example.task for value in call.args.values())
     assert default_examples(structure([echo, double]))[0].task == "Double 4."
+
+
+def test_a_made_up_tool_the_agent_has_is_not_shown() -> None:
+    @tool(name="mountain_height")
+    def height(name: str) -> str:
+        """The height of a mountain."""
+        return name
+
+    examples = default_examples(structure([echo, height]))
+    assert "mountain_height" not in {call.tool for ex in examples for call in ex.calls}
+    assert [len(example.calls) for example in examples] == [0, 2]
 
 
 def test_without_tools_the_example_answers_at_once() -> None:
@@ -175,5 +193,5 @@ def test_the_prompt_labels_several_examples() -> None:
     assert "Examples of the format:" in head and "Double 7." in real
     for task in ("Double 4.", "Weather in Oslo?", "Double 21."):
         assert f"<task>\n{task}\n</task>" in head
-    single = render_prompt([Message.user("Q")], structure([echo]))
+    single = render_prompt([Message.user("Q")], structure([]))
     assert "Example of the format:" in single

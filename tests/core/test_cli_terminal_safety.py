@@ -56,6 +56,7 @@ def test_live_view_shows_model_and_tool_escapes_visibly(
         f"{HOSTILE}<thinking>{HOSTILE}</thinking><action>"
         '{"tool": "echo_hostile", "args": {}}</action>',
         '<action>{"tool": "nope\\u001b[2J", "args": {}}</action>',
+        '<action>{"tool": "echo_hostile", "args": {}}</action>',  # the repair of that call
         f"<answer>{HOSTILE}</answer>",
     ]
     out = io.StringIO()

@@ -5,6 +5,7 @@ made, shown in the prompt, used in the few-shot example."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 
 import pytest
@@ -75,7 +76,8 @@ def test_the_few_shot_example_ends_with_the_example_answer_the_grammar_accepts()
         TagDouble(), [TextSection("thinking"), chain, termination], chain, termination
     )
     prompt = render_prompt([Message.system("S"), Message.user("Book two seats.")], structure)
-    example = prompt.split("Example of the format:\n", 1)[1].split("Now the real task:")[0]
+    example = re.split(r"Examples? of the format:\n", prompt, maxsplit=1)[1]
+    example = example.split("Now the real task:")[0]
     answer = example.split("<answer>\n", 1)[1].split("\n</answer>", 1)[0]
     assert answer == termination.example_answer("")
     step = example[example.rindex("<thinking>") :].strip()

@@ -22,6 +22,7 @@ from gent_core import hookimpl
 from gent_core.errors import InvalidJSONError, Location, NoSectionsFoundError
 from gent_core.formats import IncrementalParser, TextFormat, guidance_list
 from gent_core._grammar import GrammarBuilder, JSONSchemaConverter, arguments_schema, repeat_calls
+from gent_core._guidance import guidance_calls
 from gent_core.sections import (
     FormattedSection,
     ParsedSection,
@@ -36,7 +37,7 @@ from gent_core.toolchain import ToolCall, ToolChain
 
 # [[name]], or [[name:N]] when the next N characters are the content, verbatim (how content
 # holding brackets is written).
-_OPEN = re.compile(r"\[\[([A-Za-z_]\w*)(?::(\d{1,9}))?\]\]")
+_OPEN = re.compile(r"\[\[([A-Za-z_][\w.]*)(?::(\d{1,9}))?\]\]")  # tool names hold dots
 
 
 class BracketParser(IncrementalParser):
@@ -204,10 +205,10 @@ class AcmeChain(ToolChain):
 
     @property
     def guidance(self) -> str:
-        examples = self.example_calls()
+        examples = guidance_calls(self)
         lines = ["Write one line per call: CALL, the tool's name, its arguments as JSON."]
-        if examples:
-            lines += ["For example:", self.format_calls(examples[:1])]
+        lines += ["For example:", self.format_calls(examples[:1])]
+        lines += ["Several calls:", self.format_calls(examples)]
         return "\n".join([*lines, "Tools:", self.describe_tools() or "(none)"])
 
     def parse(self, content: str) -> list[ToolCall]:

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from gent_core._callparse import read_json_calls
 from gent_core._guidance import example_arguments
-from gent_core.tools import tool
+from gent_core.tools import ToolExample, tool
 from gent_core.tools._describe import describe_tool
 
 
@@ -29,30 +29,50 @@ def convert(amount: float, unit: str = "celsius", exact: bool = False) -> float:
     return amount
 
 
-def test_json_guidance_shows_the_syntax_an_example_and_every_tool() -> None:
+LYON = {"tool": "city_population", "args": {"city": "Lyon"}}
+PORTO = {"tool": "city_population", "args": {"city": "Porto"}}
+
+
+def test_json_guidance_shows_one_call_several_calls_and_every_tool() -> None:
+    """Tools without worked examples: the calls shown are of a made-up tool, said to be one,
+    so no value made from a schema ("example query") is there to be copied."""
     chain = JSONToolChain([search, convert])
     lines = chain.guidance.splitlines()
-    assert lines[1] == '{"tool": "search", "args": {"query": "example query"}}'
-    assert lines[1] == chain.format_calls(chain.example_calls()[:1])
-    assert json.loads(lines[3]) == [
-        {"tool": "search", "args": {"query": "example query"}},
-        {"tool": "convert", "args": {"amount": 2.5}},
-    ]
+    assert lines[0].endswith("for example (city_population is a made-up tool):")
+    assert json.loads(lines[1]) == LYON
+    assert (
+        lines[2]
+        == "To call several tools, or one tool several times, in one step, write a list of calls:"
+    )
+    assert json.loads(lines[3]) == [LYON, PORTO]
     assert lines[-2:] == [f"- {describe_tool(search)}", f"- {describe_tool(convert)}"]
+    assert "example query" not in chain.guidance
 
 
-def test_json_guidance_examples_parse_as_calls() -> None:
-    guidance = JSONToolChain([search, convert]).guidance.splitlines()
-    assert [call.tool for call in read_json_calls(guidance[3])] == ["search", "convert"]
+def test_json_guidance_shows_declared_examples_when_tools_have_them() -> None:
+    @tool(
+        examples=[
+            ToolExample("Weather in Oslo?", {"city": "Oslo"}, "snow"),
+            ToolExample("Weather in Lima?", {"city": "Lima"}, "sun"),
+        ]
+    )
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        return city
+
+    lines = JSONToolChain([search, weather]).guidance.splitlines()
+    assert lines[0].endswith("for example:")
+    assert json.loads(lines[1]) == {"tool": "weather", "args": {"city": "Oslo"}}
+    assert [call.tool for call in read_json_calls(lines[3])] == ["weather", "weather"]
 
 
 def test_yaml_guidance_examples_are_valid_calls() -> None:
     chain = YAMLToolChain([search, convert])
     text = chain.guidance
-    single = text.split("for example:\n", 1)[1].split("\nTo call several", 1)[0]
-    assert yaml.safe_load(single) == {"tool": "search", "args": {"query": "example query"}}
+    single = text.split("made-up tool):\n", 1)[1].split("\nTo call several", 1)[0]
+    assert yaml.safe_load(single) == LYON
     several = text.split("list of calls:\n", 1)[1].split("\nWrite multi-line", 1)[0]
-    assert [call.tool for call in chain.parse(several)] == ["search", "convert"]
+    assert [call.args for call in chain.parse(several)] == [{"city": "Lyon"}, {"city": "Porto"}]
     assert f"- {describe_tool(convert)}" in text
     assert 'Write multi-line text as a block: "content: |"' in text
 

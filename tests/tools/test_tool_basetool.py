@@ -174,8 +174,13 @@ def test_exceptions_from_run_propagate() -> None:
         ),
         (
             {"type": "object", "properties": {"context": {"type": "string"}}},
+            "context: Any, **kw: Any",
+            "'context' collides with run\\(\\)'s parameter 'context', which gent fills in",
+        ),
+        (
+            {"type": "object", "properties": {"working_directory": {"type": "string"}}},
             "**kw: Any",
-            "reserved",
+            "'working_directory' collides",
         ),
     ],
 )

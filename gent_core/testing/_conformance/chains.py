@@ -15,6 +15,7 @@ from gent_core._grammar.builder import GrammarBuilder
 from gent_core._grammar.check import check_gbnf
 from gent_core._grammar.match import GrammarMatcher
 from gent_core._grammar.sample import sample
+from gent_core._guidance import guidance_calls
 from gent_core.errors import ParseError
 from gent_core.testing._conformance.tools import KIT_TOOLS
 from gent_core.toolchain import ToolCall, ToolChain
@@ -35,7 +36,8 @@ _SETTINGS = settings(
 _PLACEHOLDER = re.compile(r"^<[^<>]*>$")
 _TEXT = st.text(st.characters(codec="utf-8"), max_size=30)
 _KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,10}", fullmatch=True)
-_TOOL_NAMES = st.from_regex(r"t_[a-z0-9_]{1,10}", fullmatch=True)
+# Tool names may hold dots (``math.factorial``): every chain writes and reads them as they are.
+_TOOL_NAMES = st.from_regex(r"t_[a-z0-9_]{1,10}(\.[a-z_][a-z0-9_]{0,6}){0,2}", fullmatch=True)
 _SCALARS = (
     st.none()
     | st.booleans()
@@ -188,12 +190,21 @@ class ChainConformance:
             placeholders = [text for text in _strings(call.args) if _PLACEHOLDER.match(text)]
             assert not placeholders, f"placeholder values in an example: {placeholders}"
 
-    def test_guidance_shows_the_example_and_every_tool(self) -> None:
-        """The guidance shows ``format_calls`` of the first example call and names every tool."""
+    def test_guidance_shows_one_call_several_calls_and_every_tool(self) -> None:
+        """The guidance shows, written with ``format_calls``, one call and several calls in one
+        action (:func:`gent_core._guidance.guidance_calls`, or the chain's own
+        ``example_calls()``), and names every tool.
+        """
         chain = self._chain()
         guidance = chain.guidance
-        example = chain.format_calls(chain.example_calls()[:1]).strip()
-        assert example in guidance, "the guidance does not show format_calls(example_calls())"
+        shown = [guidance_calls(chain)]
+        if len(chain.example_calls()) > 1:
+            shown.append(chain.example_calls()[:2])
+        assert any(
+            chain.format_calls(calls[:1]).strip() in guidance
+            and chain.format_calls(calls).strip() in guidance
+            for calls in shown
+        ), "the guidance does not show one call and two calls written with format_calls"
         for tool in chain.tools:
             assert tool.name in guidance, f"the guidance does not list {tool.name!r}"
 

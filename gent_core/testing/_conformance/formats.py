@@ -39,7 +39,8 @@ _SETTINGS = settings(
         HealthCheck.differing_executors,
     ],
 )
-_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True)
+# Section names include tool names, which may hold dots (an observation's ``math.factorial``).
+_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,11}(\.[a-z_][a-z0-9_]{0,5})?", fullmatch=True)
 _PLACEHOLDER = "GENTCONTENT7F3A"
 
 
@@ -158,6 +159,12 @@ class FormatConformance:
         parsed = fmt.parse(written, [fmt.observation_name])
         assert [section.name for section in parsed] == [fmt.observation_name], written
         assert "42" in parsed.sections[0].content
+        # a tool name with dots names its result's section as it is
+        written = fmt.format_observation([FormattedSection("math.factorial", "120")])
+        parsed = fmt.parse(written, [fmt.observation_name])
+        assert [section.name for section in parsed] == [fmt.observation_name], written
+        inside = parsed.sections[0].content
+        assert "math.factorial" in inside and "120" in inside, written
 
     # ------------------------------------------------------------------ streaming
 

@@ -1,5 +1,6 @@
 """Tools the conformance checks call: small, with the argument shapes real tools have
-(strings, numbers, enums, optional values, lists of objects, multi-line text, none at all).
+(strings, numbers, enums, optional values, lists of objects, multi-line text, none at all),
+and names as real tools have them (``fetch-page``, ``math.factorial``).
 """
 
 from __future__ import annotations
@@ -94,6 +95,17 @@ class FetchPage(BaseTool):
         return f"fetched {arguments.get('url')}"
 
 
+@tool(name="math.factorial")
+def factorial(number: Annotated[int, Field(description="a whole number")]) -> int:
+    """Calculate the factorial of a number (a dotted name, as Python paths and MCP servers
+    name tools).
+    """
+    result = 1
+    for factor in range(2, min(number, 20) + 1):
+        result *= factor
+    return result
+
+
 KIT_TOOLS: tuple[Tool, ...] = (
     calculator,
     search,
@@ -103,5 +115,6 @@ KIT_TOOLS: tuple[Tool, ...] = (
     clock,
     annotate,
     FetchPage(),
+    factorial,
 )
 """The tools :class:`~gent_core.testing.ChainConformance` gives the chain by default."""

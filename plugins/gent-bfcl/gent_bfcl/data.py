@@ -300,18 +300,26 @@ def load_category(category: str, source: str | Path | None = None) -> list[BFCLT
 
 
 def select(
-    tasks: Sequence[BFCLTask], *, limit: int | None = None, every: int | None = None
+    tasks: Sequence[BFCLTask],
+    *,
+    limit: int | None = None,
+    every: int | None = None,
+    offset: int = 0,
 ) -> list[BFCLTask]:
-    """Every ``every``-th task of ``tasks`` (from the first), then the first ``limit`` of them.
+    """Every ``every``-th task of ``tasks`` from the ``offset``-th (0: the first), then the
+    first ``limit`` of them. Different offsets give disjoint subsets: tune on one, report on
+    another.
 
     Raises:
-        ValueError: When ``limit`` is negative or ``every`` is less than 1.
+        ValueError: When ``limit`` or ``offset`` is negative or ``every`` is less than 1.
     """
     if every is not None and every < 1:
         raise ValueError(f"--every must be at least 1, got {every}")
     if limit is not None and limit < 0:
         raise ValueError(f"--limit must be 0 or more, got {limit}")
-    chosen = list(tasks[:: every or 1])
+    if offset < 0:
+        raise ValueError(f"--offset must be 0 or more, got {offset}")
+    chosen = list(tasks[offset :: every or 1])
     return chosen if limit is None else chosen[:limit]
 
 
@@ -321,6 +329,7 @@ def load_tasks(
     *,
     limit: int | None = None,
     every: int | None = None,
+    offset: int = 0,
 ) -> list[BFCLTask]:
     """The selected tasks of each category (:func:`select` applied per category), in the
     order the categories are given.
@@ -332,5 +341,5 @@ def load_tasks(
     return [
         task
         for category in categories
-        for task in select(load_category(category, folder), limit=limit, every=every)
+        for task in select(load_category(category, folder), limit=limit, every=every, offset=offset)
     ]

@@ -1,16 +1,14 @@
-"""BFCL function names as gent tool names, and back.
+"""BFCL function names as gent tool names, and back: the same names.
 
-BFCL names functions after Python paths (``math.factorial``,
-``requests.get``); gent tool names allow letters, digits, ``_`` and ``-`` only
-(:data:`gent_core.tools._function.TOOL_NAME_PATTERN`), as OpenAI-style function calling does.
-BFCL's own handlers replace ``.`` with ``_`` for such providers, which cannot be undone
-(``get_weather`` and ``get.weather`` meet). gent writes ``.`` as ``-`` instead:
-``math.factorial`` <-> ``math-factorial``. No BFCL name holds a ``-`` (the agreement test
-checks every name of every supported category), so the mapping is exact both ways; a name
-that holds one cannot be mapped and is refused rather than guessed.
+BFCL names functions after Python paths (``math.factorial``, ``requests.get``). gent tool
+names may hold dots (:data:`gent_core.tools._function.TOOL_NAME_PATTERN`), and every shipped
+format and tool chain writes and reads them as they are, so the model sees BFCL's name and
+writes it back: no mapping. (BFCL's own handlers replace ``.`` with ``_`` for providers whose
+function names cannot hold dots, which cannot be undone.) The agreement test checks that every
+name of every supported category is a valid gent tool name.
 
-A later change may let gent tool names hold dots; these two functions are then the only
-place to change.
+These two functions stay the one place where the names are checked and, should a format ever
+need it, mapped.
 """
 
 from __future__ import annotations
@@ -21,21 +19,14 @@ __all__ = ["from_gent_name", "to_gent_name"]
 
 
 def to_gent_name(name: str) -> str:
-    """The gent tool name of the BFCL function ``name`` (``.`` written as ``-``).
+    """The gent tool name of the BFCL function ``name``: the name itself.
 
     Raises:
-        ValueError: When ``name`` holds a ``-`` (the mapping could not be undone) or does not
-            become a valid gent tool name (1-64 letters, digits, ``_``, ``-``, starting with a
-            letter or ``_``).
+        ValueError: When ``name`` is not a valid gent tool name (1-64 letters, digits, ``_``,
+            ``-`` and ``.``, starting with a letter or ``_``, and after each dot).
     """
-    if "-" in name:
-        raise ValueError(
-            f"the BFCL function name {name!r} holds '-', which gent uses for '.'; "
-            "it cannot be mapped to a gent tool name and back"
-        )
-    mapped = name.replace(".", "-")
     try:
-        return check_tool_name(mapped)
+        return check_tool_name(name)
     except ValueError as error:
         raise ValueError(
             f"the BFCL function name {name!r} makes no gent tool name: {error}"
@@ -43,7 +34,7 @@ def to_gent_name(name: str) -> str:
 
 
 def from_gent_name(gent_name: str) -> str:
-    """The BFCL function name of the gent tool name ``gent_name`` (``-`` read as ``.``);
-    the inverse of :func:`to_gent_name`.
+    """The BFCL function name of the gent tool name ``gent_name``: the name itself (the
+    inverse of :func:`to_gent_name`).
     """
-    return gent_name.replace("-", ".")
+    return gent_name

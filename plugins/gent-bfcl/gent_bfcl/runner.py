@@ -36,7 +36,18 @@ from gent_bfcl.verdict import FailureKind, Verdict
 from gent_core import Message, Model, ModelRequest
 from gent_core.messages import Role
 
-__all__ = ["BFCL_TEMPERATURE", "TaskResult", "request_for", "run_baseline", "run_task", "summarize"]
+__all__ = [
+    "BASELINE",
+    "BFCL_TEMPERATURE",
+    "TaskResult",
+    "request_for",
+    "run_baseline",
+    "run_task",
+    "summarize",
+]
+
+BASELINE = "bfcl-prompt"
+"""The configuration label of BFCL's own prompt mode in results."""
 
 BFCL_TEMPERATURE = 0.001
 """BFCL's default sampling temperature (``bfcl generate --temperature``)."""
@@ -54,8 +65,14 @@ class TaskResult:
         verdict: The checker's verdict (or ``unparsable`` / ``model_error``).
         input_tokens: Prompt tokens, as the back end reports them.
         output_tokens: Generated tokens, as the back end reports them.
-        seconds: Wall-clock time of the model call.
+        seconds: Wall-clock time of the model call (of the agent's run, for gent's agent).
         finish_reason: Why generation ended, as the back end reports it.
+        config: Which configuration made it (:data:`BASELINE` for BFCL's prompt mode).
+        copied_calls: Calls holding an argument value copied from an example call the prompt
+            showed (:func:`gent_bfcl.agentrun.copied` says how it is counted).
+        repairs: Calls that failed to parse or validate and that the agent asked the model
+            to write again.
+        repaired: Of those, the ones the model wrote again correctly.
     """
 
     task_id: str
@@ -67,10 +84,20 @@ class TaskResult:
     output_tokens: int | None
     seconds: float
     finish_reason: str | None = None
+    config: str = BASELINE
+    copied_calls: int = 0
+    repairs: int = 0
+    repaired: int = 0
+
+    @property
+    def unparsable(self) -> bool:
+        """Whether the output could not be read as calls (nor as an answer)."""
+        return self.verdict.kind is FailureKind.UNPARSABLE
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record (calls as decoded: tuples become lists when dumped)."""
         return {
+            "config": self.config,
             "id": self.task_id,
             "category": self.category,
             "valid": self.verdict.valid,
@@ -82,6 +109,9 @@ class TaskResult:
             "output_tokens": self.output_tokens,
             "seconds": round(self.seconds, 3),
             "finish_reason": self.finish_reason,
+            "copied_calls": self.copied_calls,
+            "repairs": self.repairs,
+            "repaired": self.repaired,
         }
 
 
@@ -177,22 +207,63 @@ async def run_baseline(
 
 
 def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
-    """Per category: ``tasks``, ``valid``, the failure kinds counted, and the token and
-    second totals.
+    """Per category (per ``configuration / category`` when several configurations ran):
+    ``tasks``, ``valid``, ``accuracy`` with its 95% Wilson interval, the ``unparsable``
+    share, the failure kinds counted, the ``copy_rate`` (calls holding a value copied from an
+    example, of all calls), the ``repair_rate`` (failed calls written again correctly, of those
+    asked for), tokens and seconds per task, and the token and second totals.
     """
+    from gent_core._eval.stats import wilson_interval
+
+    configs = {result.config for result in results}
     summary: dict[str, dict[str, Any]] = {}
     for result in results:
+        key = result.category if len(configs) == 1 else f"{result.config} / {result.category}"
         entry = summary.setdefault(
-            result.category,
-            {"tasks": 0, "valid": 0, "failures": Counter(), "output_tokens": 0, "seconds": 0.0},
+            key,
+            {
+                "tasks": 0,
+                "valid": 0,
+                "failures": Counter(),
+                "unparsable": 0,
+                "calls": 0,
+                "copied_calls": 0,
+                "repairs": 0,
+                "repaired": 0,
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "seconds": 0.0,
+            },
         )
         entry["tasks"] += 1
         entry["valid"] += result.verdict.valid
         if result.verdict.kind is not None:
             entry["failures"][result.verdict.kind.value] += 1
+        entry["unparsable"] += result.unparsable
+        entry["calls"] += len(result.calls or [])
+        entry["copied_calls"] += result.copied_calls
+        entry["repairs"] += result.repairs
+        entry["repaired"] += result.repaired
+        entry["input_tokens"] += result.input_tokens or 0
         entry["output_tokens"] += result.output_tokens or 0
         entry["seconds"] += result.seconds
     for entry in summary.values():
+        tasks = entry["tasks"]
+        low, high = wilson_interval(entry["valid"], tasks)
+        entry["accuracy"] = round(entry["valid"] / tasks, 4)
+        entry["ci95"] = [round(low, 4), round(high, 4)]
+        entry["unparsable_share"] = round(entry["unparsable"] / tasks, 4)
         entry["failures"] = dict(entry["failures"].most_common())
+        entry["copy_rate"] = (
+            round(entry["copied_calls"] / entry["calls"], 4) if entry["calls"] else 0.0
+        )
+        entry["repair_rate"] = (
+            round(entry["repaired"] / entry["repairs"], 4) if entry["repairs"] else None
+        )
+        entry["tokens_per_task"] = [
+            round(entry["input_tokens"] / tasks),
+            round(entry["output_tokens"] / tasks),
+        ]
+        entry["seconds_per_task"] = round(entry["seconds"] / tasks, 2)
         entry["seconds"] = round(entry["seconds"], 2)
     return summary

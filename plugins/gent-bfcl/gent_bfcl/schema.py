@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gent_bfcl.names import to_gent_name
+from gent_core.tools import DeclarationError, standard_schema
 
 __all__ = ["TYPES", "BFCLSchemaError", "ToolSpec", "to_json_schema", "to_tool_spec"]
 
-TYPES: Mapping[str, str] = {
+TYPES: Mapping[str, str | None] = {
     # BFCL's GORILLA_TO_OPENAPI, plus the Python builtin names
     "integer": "integer",
     "int": "integer",
@@ -65,8 +66,6 @@ TYPES: Mapping[str, str] = {
 }
 """Every BFCL type name and the JSON Schema type it becomes."""
 
-_DROPPED = frozenset({"optional"})
-
 
 class BFCLSchemaError(ValueError):
     """A BFCL schema that cannot be converted (an unknown type, a malformed node)."""
@@ -77,7 +76,7 @@ class ToolSpec:
     """A BFCL function as a gent tool would declare it.
 
     Attributes:
-        name: The gent tool name (:func:`gent_bfcl.names.to_gent_name`).
+        name: The gent tool name (:func:`gent_bfcl.names.to_gent_name`: BFCL's own).
         bfcl_name: The BFCL function name.
         description: The function's description, as written.
         parameters: The JSON Schema of its arguments (an ``object`` schema).
@@ -88,53 +87,32 @@ class ToolSpec:
     description: str
     parameters: dict[str, Any]
 
-
-def _where(path: tuple[str, ...]) -> str:
-    return ".".join(path) if path else "the parameters"
-
-
-def _convert(node: Any, path: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(node, Mapping):
-        raise BFCLSchemaError(f"{_where(path)}: a schema must be an object, got {node!r}")
-    converted: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in _DROPPED:
-            continue
-        if key == "type":
-            if not isinstance(value, str) or value not in TYPES:
-                raise BFCLSchemaError(
-                    f"{_where(path)}: unknown BFCL type {value!r}; accepted: " + ", ".join(TYPES)
-                )
-            converted[key] = TYPES[value]
-        elif key == "properties":
-            if not isinstance(value, Mapping):
-                raise BFCLSchemaError(f"{_where(path)}: 'properties' must be an object")
-            converted[key] = {
-                str(name): _convert(sub, (*path, str(name))) for name, sub in value.items()
-            }
-        elif key == "items" or (key == "additionalProperties" and isinstance(value, Mapping)):
-            converted[key] = _convert(value, (*path, key))
-        else:
-            converted[key] = value
-    converted.setdefault("type", "string")
-    return converted
+    def declaration(self) -> dict[str, Any]:
+        """The tool as a gent config declares it: ``{name, description, parameters}``
+        (the value of a ``tools: [{declare: ...}]`` entry).
+        """
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
 
 def to_json_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON Schema of a BFCL function's ``parameters`` (see the module docstring); the
-    input is not changed.
+    input is not changed. The walk is gent's own
+    (:func:`gent_core.tools._declarations.standard_schema`), with BFCL's type table and a
+    missing type read as a string.
 
     Raises:
         BFCLSchemaError: Naming the parameter path and what is wrong (an unknown type...).
     """
-    schema = _convert(parameters, ())
-    if schema["type"] != "object":
-        raise BFCLSchemaError(
-            f"the parameters must be a 'dict' (an object) schema, got type "
-            f"{parameters.get('type')!r}"
-        )
-    schema.setdefault("properties", {})
-    return schema
+    try:
+        return standard_schema(parameters, types=TYPES, untyped="string")
+    except DeclarationError as error:
+        message = str(error).replace("unknown type", "unknown BFCL type")
+        if "must be an object schema" in message:
+            message = (
+                "the parameters must be a 'dict' (an object) schema, got type "
+                f"{parameters.get('type')!r}"
+            )
+        raise BFCLSchemaError(message) from None
 
 
 def to_tool_spec(function: Mapping[str, Any]) -> ToolSpec:

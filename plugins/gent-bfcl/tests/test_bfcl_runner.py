@@ -122,7 +122,7 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         out,
     )
     assert code == 0
-    assert out.getvalue().startswith("multiple_0\tinvalid unparsable\t")
+    assert out.getvalue().startswith("bfcl-prompt\tmultiple_0\tinvalid unparsable\t")
     assert json.loads(records.read_text())["kind"] == "unparsable"
     assert main(["simple", "--data", str(DATA)], out) == 2
     assert "unknown BFCL category 'simple'" in capsys.readouterr().err

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import NEUTRAL_CALL, dumps_json, read_json_calls
+from gent_core.toolkit import dumps_json, for_example, guidance_calls, read_json_calls
 from gent_core.tools.base import Tool
 
 if TYPE_CHECKING:
@@ -43,17 +43,14 @@ class JSONToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The JSON call syntax with an example, then every tool with its arguments."""
-        examples = self.example_calls() or [NEUTRAL_CALL]
+        examples = guidance_calls(self)
         lines = [
             'Call tools by writing JSON: an object with "tool" (the tool\'s name) and "args" '
-            "(its arguments), for example:",
+            f"(its arguments), {for_example(self, examples)}",
             self.format_calls(examples[:1]),
+            "To call several tools, or one tool several times, in one step, write a list of calls:",
+            self.format_calls(examples),
         ]
-        if len(examples) > 1:
-            lines += [
-                "To call several tools at once, write a list of calls:",
-                self.format_calls(examples),
-            ]
         lines += [
             "Write only the JSON here. Each result comes back in the observation, in a "
             "section named after the tool.",
@@ -84,8 +81,8 @@ class JSONToolChain(ToolChain):
         return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
     def grammar_calls(self, builder: GrammarBuilder) -> str:
-        """One JSON call object, or a list of up to four, of the chain's tools with arguments
-        valid for their schemas (see :func:`gent_json.grammar.json_calls`).
+        """One JSON call object, or a list of up to ``builder.max_calls``, of the chain's tools
+        with arguments valid for their schemas (see :func:`gent_json.grammar.json_calls`).
         """
         from gent_json.grammar import json_calls
 

@@ -25,7 +25,8 @@ def json_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
     """Add the rules for JSON tool calls and return the calls rule's name.
 
     The rule accepts one call object or an array of up to
-    :data:`~gent_core._grammar.MAX_CALLS` call objects; each names one of ``tools`` and has
+    ``builder.max_calls`` call objects (the agent's ``limits.max_calls_per_action``;
+    :data:`~gent_core._grammar.MAX_CALLS` by default); each names one of ``tools`` and has
     arguments valid for that tool's schema. Strings never hold the texts the format must not
     see (``builder.avoid``).
     """
@@ -40,5 +41,11 @@ def json_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
         )
         alternatives.append(builder.add(f"{tool.name}-call", expression))
     call = builder.add("call", " | ".join(alternatives))
-    array = repeat_calls(call, f'"," {ws}', opening=f'"[" {ws}', closing=f'{ws} "]"')
+    array = repeat_calls(
+        call,
+        f'"," {ws}',
+        opening=f'"[" {ws}',
+        closing=f'{ws} "]"',
+        max_calls=builder.max_calls,
+    )
     return builder.add("calls", f"{call} | {array}")

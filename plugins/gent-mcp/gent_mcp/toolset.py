@@ -25,21 +25,28 @@ __all__ = ["MCPToolset"]
 
 logger = logging.getLogger("gent.mcp")
 
-_INVALID_NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]")
+_INVALID_NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 def gent_tool_name(remote: str) -> str:
-    """A valid gent tool name for the MCP tool name ``remote`` (the same when it is valid).
+    """A valid gent tool name for the MCP tool name ``remote``: the same name whenever it is
+    valid (``git.status`` included: gent tool names hold dots), so the model sees the name the
+    server gives.
 
-    MCP allows dots and up to 128 characters; gent tool names are letters, digits, ``_`` and
-    ``-``, at most 64, starting with a letter or ``_``.
+    A name gent cannot hold (more than 64 characters, a space, a ``/``...) has each other
+    character written ``_`` (dots too, where a dot is not allowed), a leading ``_`` when it
+    does not start with a letter, and is cut at 64 characters; the toolset says so in a
+    warning when it opens, naming both.
     """
     if TOOL_NAME_PATTERN.fullmatch(remote):
         return remote
     name = _INVALID_NAME_CHARACTERS.sub("_", remote)
     if not name or not (name[0].isalpha() or name[0] == "_"):
         name = f"_{name}"
-    return name[:64]
+    name = name[:64]
+    if not TOOL_NAME_PATTERN.fullmatch(name):  # a dot where gent allows none (a.9, a..b, a.)
+        name = name.replace(".", "_")
+    return name
 
 
 def declares_writes(annotations: mcp_types.ToolAnnotations | None) -> bool:
@@ -162,6 +169,14 @@ class MCPToolset(Toolset):
         taken: dict[str, str] = {}
         for remote in self._selected(listed):
             name = gent_tool_name(remote.name)
+            if name != remote.name:
+                logger.warning(
+                    "MCP server %r: the tool %r is offered as %r (gent tool names are 1-64 "
+                    "letters, digits, '_', '-' and '.', starting with a letter or '_')",
+                    self.name,
+                    remote.name,
+                    name,
+                )
             if name in taken:
                 raise GentError(
                     f"the MCP server {self.name!r} offers the tools {taken[name]!r} and "

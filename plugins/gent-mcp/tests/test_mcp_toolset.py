@@ -39,7 +39,11 @@ def run(agent: Agent) -> RunResult:
     return run_and_close(agent)
 
 
-def test_the_servers_tools_are_offered_with_its_schemas(sandbox: PluginSandbox) -> None:
+def test_the_servers_tools_are_offered_with_its_schemas(
+    sandbox: PluginSandbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every tool is offered under the server's own name (dots included); a name gent cannot
+    hold is adapted, and a warning names both (never silently)."""
     toolset = MCPToolset(name="toolbox", command=[PYTHON, str(TOOLBOX)])
 
     async def scenario() -> dict[str, Any]:
@@ -61,7 +65,8 @@ def test_the_servers_tools_are_offered_with_its_schemas(sandbox: PluginSandbox) 
         "documents",
         "weather",
         "delete",
-        "dotted_name",
+        "dotted.name",
+        "files_read_all",
     }
     echo = tools["echo"]
     assert echo.description == "Repeat the text."
@@ -70,8 +75,16 @@ def test_the_servers_tools_are_offered_with_its_schemas(sandbox: PluginSandbox) 
         "properties": {"text": {"type": "string"}, "times": {"type": "integer", "default": 1}},
         "required": ["text"],
     }
-    assert isinstance(tools["dotted_name"], MCPTool)
-    assert tools["dotted_name"].remote_name == "dotted.name"
+    assert isinstance(tools["dotted.name"], MCPTool)
+    assert tools["dotted.name"].remote_name == "dotted.name"
+    assert tools["files_read_all"].remote_name == "files/read all"
+    renamed = [
+        record.getMessage() for record in caplog.records if "is offered as" in record.getMessage()
+    ]
+    assert renamed == [
+        "MCP server 'toolbox': the tool 'files/read all' is offered as 'files_read_all' (gent "
+        "tool names are 1-64 letters, digits, '_', '-' and '.', starting with a letter or '_')"
+    ]
     assert tools["delete"].writes and not echo.writes
 
 

@@ -78,7 +78,10 @@ def test_describe_names_the_server_and_its_command() -> None:
     ("remote", "name"),
     [
         ("git_status", "git_status"),
-        ("dotted.name", "dotted_name"),
+        ("dotted.name", "dotted.name"),
+        ("git.status.short", "git.status.short"),
+        ("a.9x", "a_9x"),
+        ("a..b", "a__b"),
         ("9lives", "_9lives"),
         ("a" * 100, "a" * 64),
         ("with space", "with_space"),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import format_attributes
+from gent_core.toolkit import for_example, format_attributes, guidance_calls
 from gent_natural.tagcalls import read_tag_calls, write_tag_calls
 
 if TYPE_CHECKING:
@@ -57,16 +57,15 @@ class NaturalToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The tag syntax with an example, then every tool with its arguments."""
-        examples = self.example_calls()
+        examples = guidance_calls(self)
         lines = [
             "Call a tool by writing a <tool_call> tag naming it, with its arguments as a JSON "
-            "object inside, for example:",
-            self.format_calls(examples[:1])
-            if examples
-            else self.format_calls([ToolCall("search", {"query": "..."})]),
+            f"object inside, {for_example(self, examples)}",
+            self.format_calls(examples[:1]),
+            "To call several tools, or one tool several times, in one step, write one tag after "
+            "the other:",
+            self.format_calls(examples),
         ]
-        if len(examples) > 1:
-            lines += ["To call several tools at once, write one tag after the other."]
         lines += [
             "Write only the tags here. Each result comes back in the observation, in a "
             "section named after the tool.",
@@ -95,7 +94,7 @@ class NaturalToolChain(ToolChain):
         return write_tag_calls(calls, indent=self.indent)
 
     def grammar_calls(self, builder: GrammarBuilder) -> str | None:
-        """The GBNF of 1 to :data:`~gent_core._grammar.MAX_CALLS` tags, each naming one of
+        """The GBNF of 1 to ``builder.max_calls`` tags, each naming one of
         :attr:`tools` with arguments valid for its schema, written as :meth:`format_calls`
         writes them on one line or indented. ``None`` without tools.
         """
@@ -112,4 +111,4 @@ class NaturalToolChain(ToolChain):
                 f'{builder.literal(opening)} "\\n" {arguments} "\\n" "</tool_call>"'
             )
         call = builder.add("natural-call", " | ".join(f"( {alt} )" for alt in alternatives))
-        return repeat_calls(call, '"\\n"')
+        return repeat_calls(call, '"\\n"', max_calls=builder.max_calls)

@@ -16,7 +16,7 @@ from gent_core.errors import GentError, InvalidJSONError, MissingToolNameError, 
 from gent_core.formats import TextFormat
 from gent_core.testing import PluginSandbox, ScriptedModel
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import GrammarBuilder, GrammarMatcher
+from gent_core.toolkit import GrammarBuilder, GrammarMatcher, guidance_calls
 
 
 def test_reads_every_tag_and_ignores_prose_around_them() -> None:
@@ -84,9 +84,14 @@ def test_format_calls_is_the_inverse_of_parse_even_for_awkward_values() -> None:
 
 
 def test_guidance_shows_the_syntax_an_example_and_every_tool() -> None:
+    """One call, then two in one action; the tools declare no examples, so the calls shown are
+    of a made-up tool, said to be one (no schema value a model could copy)."""
     chain = NaturalToolChain(TOOLS)
-    example = chain.format_calls(chain.example_calls()[:1])
-    assert example in chain.guidance
+    calls = guidance_calls(chain)
+    assert chain.format_calls(calls[:1]) in chain.guidance
+    assert chain.format_calls(calls) in chain.guidance
+    assert "(city_population is a made-up tool)" in chain.guidance
+    assert '"example city"' not in chain.guidance
     assert "get_weather(city: string" in chain.guidance and "now()" in chain.guidance
     assert "(none)" in NaturalToolChain().guidance
 
@@ -128,6 +133,6 @@ def test_a_whole_run_with_a_model_writing_tags(tmp_path: Path) -> None:
     agent = Agent(model, xml, NaturalToolChain(), tools=TOOLS, working_directory=tmp_path)
     result = asyncio.run(agent.run("Weather in Paris and Rome?"))
     assert result.ok and result.answer == "21 in both."
-    assert '<tool_call name="get_weather">' in model.requests[0].messages[0].text  # guidance
+    assert '<tool_call name="city_population">' in model.requests[0].messages[0].text  # guidance
     observation = model.requests[1].messages[-1].text
     assert '"city": "Paris"' in observation and '"unit": "f"' in observation

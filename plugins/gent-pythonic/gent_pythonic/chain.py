@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import NEUTRAL_CALL
+from gent_core.toolkit import for_example, guidance_calls
 from gent_core.tools.base import Tool
 from gent_pythonic.reader import MAX_CHARS, read_python_calls
 from gent_pythonic.signature import describe_python_tools, parameter_order
@@ -63,18 +63,15 @@ class PythonicToolChain(ToolChain):
         """The call syntax with examples, the accepted values, then every tool as a Python
         signature.
         """
-        examples = self.example_calls() or [NEUTRAL_CALL]
+        examples = guidance_calls(self)
         lines = [
-            "Call tools by writing Python function calls with keyword arguments, for example:",
+            "Call tools by writing Python function calls with keyword arguments, "
+            + for_example(self, examples),
             self.format_calls(examples[:1]),
+            "To call several tools, or one tool several times, in one step, write one call per "
+            "line:",
+            self.format_calls(examples),
         ]
-        if len(examples) > 1:
-            lines += [
-                "To call several tools at once, write one call per line:",
-                self.format_calls(examples),
-            ]
-        else:
-            lines.append("To call several tools at once, write one call per line.")
         lines += [
             'Argument values are literals: "text" in quotes, numbers, True, False, None, '
             "lists [...] and dicts {...}. Nothing is evaluated: no variables, operators or "
@@ -127,9 +124,9 @@ class PythonicToolChain(ToolChain):
         return write_calls([self._ordered(call) for call in calls])
 
     def grammar_calls(self, builder: GrammarBuilder) -> str | None:
-        """One to four calls, one per line, of the chain's tools with arguments valid for
-        their schemas (see :func:`gent_pythonic.grammar.python_calls`); ``None`` without
-        tools.
+        """One to ``builder.max_calls`` calls, one per line, of the chain's tools with
+        arguments valid for their schemas (see :func:`gent_pythonic.grammar.python_calls`);
+        ``None`` without tools.
         """
         if not self.tools:
             return None

@@ -1,6 +1,7 @@
 r"""The grammar of pythonic calls, restricted to the agent's tools and argument schemas.
 
-One to :data:`~gent_core._grammar.MAX_CALLS` calls, one per line, written the way
+One to ``builder.max_calls`` calls (the agent's ``limits.max_calls_per_action``), one per
+line, written the way
 :func:`gent_pythonic.writer.write_calls` writes them::
 
     calculator(expression="17 * 23")
@@ -103,4 +104,4 @@ def python_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
         expression = " ".join(part for part in (literal(f"{tool.name}("), arguments, '")"') if part)
         alternatives.append(builder.add(f"{tool.name}-pycall", expression))
     call = builder.add("py-call", " | ".join(alternatives))
-    return builder.add("py-calls", repeat_calls(call, '"\\n"'))
+    return builder.add("py-calls", repeat_calls(call, '"\\n"', max_calls=builder.max_calls))

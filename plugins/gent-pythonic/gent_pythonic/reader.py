@@ -5,8 +5,9 @@ what was cut off); each call is then parsed on its own with :func:`ast.parse` an
 arguments read by :func:`gent_pythonic.literals.literal_value`. Nothing is ever evaluated.
 
 * The called name is read by the scanner, not by Python: it is replaced by a placeholder of
-  the same length before parsing, so a tool named ``get-time`` or ``if`` can be called and
-  columns stay exact.
+  the same length before parsing, so a tool named ``get-time``, ``if`` or ``math.factorial``
+  can be called and columns stay exact. A dotted name is a tool name like any other, never an
+  attribute looked up: ``os.system(...)`` is a call of a tool named ``os.system``.
 * Keyword arguments map to the tool's arguments. ``**{"key": value}`` with a literal dict is
   accepted too (for names that are not Python identifiers); ``**name`` is not.
 * Positional arguments, when allowed, map to the tool's parameters in the order its signature
@@ -95,12 +96,6 @@ class _CallReader:
     def parse(self, span: CallSpan, number: int) -> tuple[ast.Call, str]:
         """The call's AST and the source it was parsed from."""
         label = f"call {number} ({span.name})"
-        if "." in span.name:
-            raise self.fail(
-                span.start,
-                f"{label} calls an attribute",
-                "Call a tool by its name alone; nothing is looked up.",
-            )
         source = "_" * len(span.name) + self.text[span.start + len(span.name) : span.end]
         if "\x00" in source:
             raise self.fail(span.start, f"{label} holds a NUL character")

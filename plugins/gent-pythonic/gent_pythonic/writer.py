@@ -32,9 +32,10 @@ __all__ = [
     "write_value",
 ]
 
-CALL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-"""A name a call can be written with: a Python identifier in ASCII, dashes allowed (a tool
-named ``get-time`` is called ``get-time(...)``; gent's tool names all match)."""
+CALL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)*")
+"""A name a call can be written with: ASCII identifiers joined by dots, dashes allowed (a tool
+named ``get-time`` is called ``get-time(...)``, one named ``math.factorial``
+``math.factorial(...)``; gent's tool names all match)."""
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -98,7 +99,8 @@ def write_call(call: ToolCall) -> str:
     """
     if CALL_NAME.fullmatch(call.tool) is None:
         raise ValueError(
-            f"the tool name {call.tool!r} cannot be written as a call (letters, digits, _ and -)"
+            f"the tool name {call.tool!r} cannot be written as a call (letters, digits, _ and -, "
+            "names joined by dots)"
         )
     try:
         check_value(call.args, name="args")

@@ -69,8 +69,12 @@ def test_the_few_shot_prompt_shows_the_chains_own_calls() -> None:
         [Message.system("You are an agent."), Message.user("What is 17 * 23?")], structure
     )
     example, _, real = prompt.partition("Now the real task:")
-    assert '<action>\ncalculator(expression="6 * 7")\n</action>' in example
-    assert "<observation>\n<calculator>\n42\n</calculator>\n</observation>" in example
+    # the kit's tools declare no worked examples: made-up tools, in the chain's own syntax
+    assert '<action>\nmountain_height(name="Kilimanjaro")\n</action>' in example
+    assert '<action>\ncity_population(city="Lyon")\ncity_population(city="Porto")\n</action>' in (
+        example
+    )
+    assert "<observation>\n<mountain_height>\n5895 m\n</mountain_height>\n</observation>" in example
     assert real.strip() == "<task>\nWhat is 17 * 23?\n</task>"
 
 

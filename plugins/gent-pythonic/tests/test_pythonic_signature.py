@@ -12,7 +12,7 @@ from gent_pythonic.signature import parameter_order, python_signature, python_ty
 from pydantic import BaseModel
 
 from gent_core.testing import KIT_TOOLS
-from gent_core.tools import BaseTool, tool
+from gent_core.tools import BaseTool, ToolExample, tool
 from gent_core.tools.base import Tool
 
 
@@ -105,21 +105,43 @@ def test_the_guidance_lists_each_tool_with_its_described_arguments() -> None:
     ]
 
 
-def test_the_guidance_shows_the_call_syntax_with_the_chains_own_examples() -> None:
+def test_the_guidance_shows_one_call_then_several_of_a_made_up_tool() -> None:
+    """Tools without worked examples: no schema value is shown (a model copies it)."""
     chain = PythonicToolChain(KIT_TOOLS)
     guidance = chain.guidance
     assert guidance.startswith(
-        "Call tools by writing Python function calls with keyword arguments, for example:\n"
-        'calculator(expression="6 * 7")\n'
-        "To call several tools at once, write one call per line:\n"
-        'calculator(expression="6 * 7")\nsearch(query="example query")\n'
+        "Call tools by writing Python function calls with keyword arguments, for example "
+        "(city_population is a made-up tool):\n"
+        'city_population(city="Lyon")\n'
+        "To call several tools, or one tool several times, in one step, write one call per "
+        "line:\n"
+        'city_population(city="Lyon")\ncity_population(city="Porto")\n'
     )
     assert "Nothing is evaluated" in guidance
 
 
+def test_the_guidance_shows_the_tools_declared_examples() -> None:
+    @tool(
+        examples=[
+            ToolExample("Double 4.", {"n": 4}, 8),
+            ToolExample("Double 21.", {"n": 21}, 42),
+        ]
+    )
+    def double(n: int) -> int:
+        """Double a number."""
+        return 2 * n
+
+    guidance = PythonicToolChain([*KIT_TOOLS, double]).guidance
+    assert guidance.startswith(
+        "Call tools by writing Python function calls with keyword arguments, for example:\n"
+        "double(n=4)\n"
+    )
+    assert "double(n=4)\ndouble(n=21)\n" in guidance
+
+
 def test_without_tools_the_guidance_still_shows_the_syntax() -> None:
     guidance = PythonicToolChain([]).guidance
-    assert 'search(query="weather in Paris")' in guidance
+    assert 'city_population(city="Lyon")' in guidance
     assert guidance.endswith("Available tools:\n(none)")
 
 

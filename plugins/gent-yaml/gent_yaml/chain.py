@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import NEUTRAL_CALL
+from gent_core.toolkit import for_example, guidance_calls
 from gent_core.tools.base import Tool
 from gent_yaml.calls import read_yaml_calls
 from gent_yaml.dump import dump_yaml
@@ -46,15 +46,14 @@ class YAMLToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The YAML call syntax with an example, then every tool with its arguments."""
-        examples = self.example_calls() or [NEUTRAL_CALL]
+        examples = guidance_calls(self)
         lines = [
             'Call tools by writing YAML: a mapping with "tool" (the tool\'s name) and "args" '
-            "(its arguments), for example:",
+            f"(its arguments), {for_example(self, examples)}",
             self.format_calls(examples[:1]).rstrip("\n"),
+            "To call several tools, or one tool several times, in one step, write a list of calls:",
+            self.format_calls(examples).rstrip("\n"),
         ]
-        if len(examples) > 1:
-            lines.append("To call several tools at once, write a list of calls:")
-            lines.append(self.format_calls(examples).rstrip("\n"))
         lines += [
             'Write multi-line text as a block: "content: |" followed by the lines, indented.',
             "Write only the YAML here. Each result comes back in the observation, in a "
@@ -94,8 +93,9 @@ class YAMLToolChain(ToolChain):
         return format_yaml_calls(calls)
 
     def grammar_calls(self, builder: GrammarBuilder) -> str:
-        """One call mapping, or a block list of up to four, of the chain's tools with
-        arguments valid for their schemas (see :func:`gent_yaml.grammar.yaml_calls`).
+        """One call mapping, or a block list of up to ``builder.max_calls``, of the chain's
+        tools with arguments valid for their schemas (see
+        :func:`gent_yaml.grammar.yaml_calls`).
         """
         from gent_yaml.grammar import yaml_calls
 

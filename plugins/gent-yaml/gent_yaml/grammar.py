@@ -72,7 +72,7 @@ def yaml_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
     """Add the rules for YAML tool calls and return the calls rule's name.
 
     The rule accepts one call mapping or a block list of up to
-    :data:`~gent_core._grammar.MAX_CALLS` of them. Strings never hold the texts the format
+    ``builder.max_calls`` of them. Strings never hold the texts the format
     must not see (``builder.avoid``).
     """
     converter = JSONSchemaConverter(builder, flavor="yaml")
@@ -88,5 +88,5 @@ def yaml_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
         )
     call = builder.add("ycall", " | ".join(single))
     item = builder.add("yitem", " | ".join(listed))
-    several = repeat_calls(item, '"\\n"')
+    several = repeat_calls(item, '"\\n"', max_calls=builder.max_calls)
     return builder.add("ycalls", f"{call} | {several}")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from gent_core import hookimpl
 from gent_core.errors import InvalidJSONError, ParseError
 from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.toolkit import for_example, guidance_calls
 
 if TYPE_CHECKING:
     from gent_core.toolkit import GrammarBuilder
@@ -39,11 +40,16 @@ class TemplateChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The call syntax, an example, and the tools with their arguments."""
+        examples = guidance_calls(self)  # one call, then two: how to write several
         lines = [
             "Call tools here, one call per line: the tool's name, a space, then its arguments "
-            "as one JSON object on the same line, for example:",
+            f"as one JSON object on the same line, {for_example(self, examples)}",
             "",
-            self.format_calls(self.example_calls()[:1]),
+            self.format_calls(examples[:1]),
+            "",
+            "To make several calls in one step, write one per line:",
+            "",
+            self.format_calls(examples),
             "",
             "Tools:",
             self.describe_tools(),
@@ -117,7 +123,7 @@ class TemplateChain(ToolChain):
             args = converter.convert(arguments_schema(tool), f"{tool.name}-args")
             alternatives.append(builder.add(f"{tool.name}-call", f'"{tool.name} " {args}'))
         call = builder.add("call", " | ".join(alternatives))
-        return builder.add("calls", repeat_calls(call, r'"\n"'))
+        return builder.add("calls", repeat_calls(call, r'"\n"', max_calls=builder.max_calls))
 
 
 @hookimpl

@@ -134,9 +134,14 @@ def delete(path: str) -> str:
     return f"deleted {path}"
 
 
-@server.tool(name="dotted.name", description="A tool whose name gent must adapt.")
+@server.tool(name="dotted.name", description="A tool whose name holds a dot, as gent's may.")
 def dotted() -> str:
     return "dotted ok"
+
+
+@server.tool(name="files/read all", description="A tool whose name gent must adapt.")
+def odd_name() -> str:
+    return "odd ok"
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 """Developer tasks for the gent monorepo; needs only Python >= 3.10 and pip.
 
     python3 dev.py demo            run the example agent on the bundled local model
-    python3 dev.py test            lint, type-check and run every test (what CI runs)
-    python3 dev.py test --fast     the same without slow tests (servers, venvs, real model)
+    python3 dev.py test            check, then every test on every Python found (what CI runs)
+    python3 dev.py test --fast     the fast tests only, in parallel (no check, no slow tests)
+    python3 dev.py check           lint, type-check and build the docs strictly
     python3 dev.py bench           run every benchmark, write docs/benchmarks.md (--quick:
                                    without the model, servers and venvs)
     python3 dev.py fuzz [TARGET]   fuzz the parsers with atheris (--time SECONDS per target)
@@ -68,10 +69,27 @@ def _fingerprint() -> str:
     return digest.hexdigest()
 
 
+COMPILING_TEST_EXTRAS = ("gent-llamacpp", "gent-openai")
+"""Plugins whose ``test`` extra builds llama-cpp-python from source (the second llama.cpp
+binding, and ``llama_cpp.server`` for gent-openai): the other Pythons' environments install
+them without it, and their tests that need it are marked ``slow`` or ``llama``."""
+
+FAST_MARKERS = "not slow and not llama"
+"""The tests the other Pythons run: no servers, no real model, no fresh virtualenvs."""
+
+
 def requirements(profile: str) -> list[str]:
-    """What ``pip install`` gets for ``profile``: ``demo``, ``docs`` or ``full``."""
+    """What ``pip install`` gets for ``profile``: ``demo``, ``docs``, ``fast`` (every package
+    and its test extra, without compiling anything: what tox's environments install) or
+    ``full``."""
     if profile == "docs":
         return ["-e", ".[docs]"]
+    if profile == "fast":
+        fast = ["-e", ".[test]"]
+        for plugin in plugin_dirs():
+            extra = "" if plugin.name in COMPILING_TEST_EXTRAS else "[test]"
+            fast += ["-e", f"{plugin.relative_to(ROOT)}{extra}"]
+        return fast
     if profile == "demo":
         demo = ["-e", "."]
         for name in DEMO_PLUGINS:
@@ -157,35 +175,73 @@ def pytest_targets() -> list[str]:
     return ["tests", *[str(p.relative_to(ROOT) / "tests") for p in plugin_dirs()]]
 
 
-def test(fast: bool, extra: list[str]) -> None:
-    setup()
+def check() -> None:
+    """Lint, type-check and build the docs strictly."""
     lint()
     typecheck()
     docs()
-    if not fast:
-        interpreters = find_other_pythons()
-        if interpreters:
-            # The fast suite on the other installed Pythons (tox.ini), before the main run.
-            envs = ",".join(f"py{version.replace('.', '')}" for version in interpreters)
-            path = os.pathsep.join(
-                [*(str(p.parent) for p in interpreters.values()), os.environ["PATH"]]
-            )
-            run(
-                venv_bin("tox"),
-                "run-parallel",
-                "-p",
-                "2",
-                "-e",
-                envs,
-                env={**os.environ, "PATH": path},
-            )
-        else:
-            print(
-                f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
-                f"testing {sys.version.split()[0]} only"
-            )
-    marker = ["-m", "not slow"] if fast else []
-    run(venv_bin("python"), "-m", "pytest", *pytest_targets(), *marker, *extra)
+
+
+def test(fast: bool, extra: list[str]) -> None:
+    """``fast``: the fast tests in parallel (pytest-xdist), nothing else. Otherwise (CI): the
+    checks, the fast tests on the other Pythons found (tox), then every test."""
+    setup()
+    if fast:
+        run(
+            venv_bin("python"),
+            "-m",
+            "pytest",
+            *pytest_targets(),
+            "-m",
+            "not slow",
+            "-n",
+            "auto",
+            "-p",
+            "no:cacheprovider",
+            *extra,
+        )
+        return
+    check()
+    interpreters = find_other_pythons()
+    if interpreters:
+        # The fast suite on the other installed Pythons (tox.ini), before the main run.
+        envs = ",".join(f"py{version.replace('.', '')}" for version in interpreters)
+        path = os.pathsep.join(
+            [*(str(p.parent) for p in interpreters.values()), os.environ["PATH"]]
+        )
+        run(
+            venv_bin("tox"),
+            "run-parallel",
+            "-p",
+            "2",
+            "-e",
+            envs,
+            env={**os.environ, "PATH": path},
+        )
+    else:
+        print(
+            f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
+            f"testing {sys.version.split()[0]} only"
+        )
+    run(venv_bin("python"), "-m", "pytest", *pytest_targets(), *extra)
+
+
+def tox_env(extra: list[str]) -> None:
+    """What each of tox's environments runs (tox.ini calls it, so the list of packages and
+    test folders lives here only): install the ``fast`` profile into the running Python, then
+    its fast tests."""
+    run(sys.executable, "-m", "pip", "install", "-q", *requirements("fast"))
+    run(
+        sys.executable,
+        "-m",
+        "pytest",
+        *pytest_targets(),
+        "-m",
+        FAST_MARKERS,
+        "-p",
+        "no:cacheprovider",
+        *extra,
+    )
 
 
 def demo(task: str) -> None:
@@ -247,6 +303,9 @@ def main() -> None:
     fuzz_parser = sub.add_parser("fuzz", help="fuzz the parsers (atheris)")
     fuzz_parser.add_argument("targets", nargs="*", help="fuzz targets (default: all)")
     fuzz_parser.add_argument("--time", type=int, default=60, help="seconds per target")
+    sub.add_parser("check", help="lint, type-check and build the docs (strict)")
+    tox_parser = sub.add_parser("tox-env", help="(tox.ini) install and run one Python's tests")
+    tox_parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     sub.add_parser("lint", help="ruff check and format check")
     sub.add_parser("type", help="mypy --strict over every package")
     sub.add_parser("docs", help="build the documentation site (mkdocs --strict)")
@@ -261,6 +320,11 @@ def main() -> None:
         bench(args.quick)
     elif args.command == "fuzz":
         fuzz(args.targets, args.time)
+    elif args.command == "check":
+        setup()
+        check()
+    elif args.command == "tox-env":
+        tox_env(args.pytest_args)
     elif args.command == "lint":
         setup()
         lint()

@@ -6,7 +6,8 @@
   that stops the run), read from OpenAI, MCP or function-doc declarations
   (:func:`read_declarations`, :func:`load_declarations`);
 * :class:`Toolbox` groups method tools that share configuration or state;
-* :func:`describe_tool` renders a tool on one line for prompts.
+* :func:`describe_tool` renders a tool on one line for prompts;
+* :func:`set_max_tool_threads` bounds the worker threads that run sync tools (process-wide).
 
 See ``docs/tools.md`` for a guide. Names load lazily (PEP 562), so importing the contract
 (:mod:`gent_core.tools.base`, :mod:`gent_core.tools.result`) does not import pydantic.
@@ -37,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "load_declarations": "gent_core.tools._declarations",
     "read_declarations": "gent_core.tools._declarations",
     "standard_schema": "gent_core.tools._declarations",
+    "set_max_tool_threads": "gent_core.tools._threads",
     "tool": "gent_core.tools._function",
 }
 
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
     from gent_core.tools._describe import describe_signature, describe_tool, describe_tools
     from gent_core.tools._function import FunctionTool, tool
     from gent_core.tools._renamed import RenamedTool
+    from gent_core.tools._threads import set_max_tool_threads
     from gent_core.tools._toolbox import Toolbox
     from gent_core.tools._validator import SchemaValidator
     from gent_core.tools.base import Tool, ToolExample
@@ -76,6 +79,7 @@ __all__ = [
     "describe_tools",
     "load_declarations",
     "read_declarations",
+    "set_max_tool_threads",
     "standard_schema",
     "tool",
 ]

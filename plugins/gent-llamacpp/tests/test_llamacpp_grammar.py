@@ -22,6 +22,7 @@ def structure_for(fmt: str, chain: str, term: str):  # type: ignore[no-untyped-d
     return make_structure(fmt, chain, termination)
 
 
+@pytest.mark.llama  # llama-cpp-python's own grammar parser
 def test_llama_cpp_parses_the_grammar_of_every_combination() -> None:
     grammars = []
     for combo in COMBINATIONS:

@@ -111,6 +111,7 @@ def test_a_missing_binding_is_a_model_error_saying_what_to_install(
         assert "gent-llamacpp[llama-cpp-python]" in (raised.value.hint or "")
 
 
+@pytest.mark.llama  # both bindings installed
 def test_auto_prefers_the_prebuilt_binding() -> None:
     # Both are installed in the test environment; auto takes xllamacpp, the prebuilt one.
     assert resolve_binding("auto") == "xllamacpp"

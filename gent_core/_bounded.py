@@ -607,7 +607,12 @@ def compose_yaml(text: str, *, source: str) -> Any:
     """
     import yaml
 
-    loader = yaml.SafeLoader(text)
+    try:
+        # the reader refuses characters YAML forbids (NUL, most control characters) as soon
+        # as it is made
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as error:
+        raise _syntax_error(error, source) from None
     try:
         root = loader.get_single_node()
     except yaml.YAMLError as error:

@@ -168,6 +168,22 @@ def test_matrix_values_beyond_the_bounds_are_a_usage_error(
     clean(err)
 
 
+@pytest.mark.parametrize("character", ["\x00", "\x07", "\ufffe"])
+def test_a_config_with_a_character_yaml_forbids_is_a_config_error(
+    character: str, installed: PluginSandbox, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by tools/hostile_sweep.py: PyYAML refuses these when its reader is made, before
+    # the parse the errors were caught around
+    config = tmp_path / "bad.yaml"
+    config.write_text(f"model: scripted{character}\n", encoding="utf-8")
+    for command in (["describe", "--config", str(config)], ["run", str(config), "a task"]):
+        code = main(command)
+        err = capsys.readouterr().err
+        assert code == 2, command
+        assert "YAML: unacceptable character" in err, command
+        clean(err)
+
+
 # --------------------------------------------------------------------------- file sizes
 
 

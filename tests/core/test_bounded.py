@@ -129,6 +129,8 @@ def test_yaml_problems_say_where() -> None:
     assert (caught.value.line, caught.value.path) == (2, ("a", "b", 2))
     with pytest.raises(InputSyntaxError, match=r"doc is not valid YAML \(line 1, column 6\)"):
         read_yaml("[a, b", source="doc")
+    with pytest.raises(InputSyntaxError, match="doc is not valid YAML: unacceptable character"):
+        read_yaml("a: \x00", source="doc")
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from types import ModuleType
 
 from gent_core import __version__
 from gent_core._cli.helpformat import HelpFormatter
+from gent_core._docs_url import docs_url
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -51,7 +52,7 @@ examples:
 
 Every command takes -v/--verbose and -q/--quiet (counted: -vv for debug logs) and --no-color
 (NO_COLOR and FORCE_COLOR are honoured), before or after the command's name.
-Documentation: docs/index.md (the tutorial is docs/tutorial.md).
+Documentation: {docs} (the tutorial: {tutorial}).
 """
 
 
@@ -143,7 +144,7 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
-        epilog=_EXAMPLES,
+        epilog=_EXAMPLES.format(docs=docs_url(), tutorial=docs_url("tutorial.md")),
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")

@@ -193,7 +193,7 @@ def _parse(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> argpars
         return args
     module = sys.modules.get(getattr(args, "_module", ""), None)
     dest = getattr(module, "INTERMIXED_POSITIONALS", None) if module is not None else None
-    if dest is None or any(word.startswith("-") for word in extra):
+    if dest is None or any(word.startswith("-") and word != "-" for word in extra):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     setattr(args, dest, [*getattr(args, dest), *extra])
     return args

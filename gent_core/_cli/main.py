@@ -46,7 +46,7 @@ examples:
   gent run "What is 17 * 23?"             # the built-in agent on the local model
   gent run agent.yaml "What is 17 * 23?"  # an agent config file
   gent describe -T read_file --format markdown
-  gent install gent-mcp                   # add a plugin to gent's own environment
+  gent install ./plugins/gent-mcp         # add a plugin to gent's own environment
   gent plugins
   gent COMMAND --help                     # every command's options, with examples
 

@@ -26,6 +26,7 @@ logger = logging.getLogger("gent.cli")
 # ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("gent_core._cli.run", "run an agent on a task (a config file is optional)"),
+    "chat": ("gent_core._cli.chat", "talk with an agent, turn after turn (tools in every turn)"),
     "describe": ("gent_core._cli.describe", "print an agent's exact system prompt and grammar"),
     "parse": ("gent_core._cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core._cli.plugins", "list installed plugins and what they supply"),
@@ -45,6 +46,7 @@ _EXAMPLES = """\
 examples:
   gent run "What is 17 * 23?"             # the built-in agent on the local model
   gent run agent.yaml "What is 17 * 23?"  # an agent config file
+  gent chat agent.yaml                    # a conversation (!exit or Ctrl-D to end)
   gent describe -T read_file --format markdown
   gent install ./plugins/gent-mcp         # add a plugin to gent's own environment
   gent plugins

@@ -162,3 +162,28 @@ def test_a_line_ending_in_a_backslash_continues_the_message(chat: Terminal) -> N
     chat.expect("Answer: heard first line\nsecond line; before: nothing")
     chat.send("!exit\r")
     assert chat.wait() == 0
+
+
+def test_a_piped_conversation_with_quiet_prints_each_answer(tmp_path: Path) -> None:
+    """Without a terminal (a script feeding the conversation): no prompts, the same turns."""
+    import subprocess
+
+    (tmp_path / "agent.yaml").write_text(
+        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    environment.update(install_chat_plugin(tmp_path / "site"))
+    done = subprocess.run(
+        [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "-q"],
+        input="kiwi\nbanana\\\nsplit\n!exit\nnever sent\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "heard kiwi; before: nothing\nheard banana\nsplit; before: heard kiwi; before: nothing\n"
+    )

@@ -136,18 +136,6 @@ def _reader(interactive: bool) -> Callable[[str], str]:
     return read_line
 
 
-def _print_answer(result: RunResult, output: Output) -> None:
-    """``-q``: the answer alone (the user's text, never redacted), or why there is none."""
-    from gent_core._serialize import to_json_data, write_json
-
-    if result.ok:
-        answer = result.answer
-        text = answer if isinstance(answer, str) else write_json(to_json_data(answer))
-        output.line(text, redact=False)
-    else:
-        output.line(f"{COMMAND}: {result.stop_reason}: {result.message}", err=True)
-
-
 def run(args: argparse.Namespace) -> int:
     """Hold the conversation; return 0 when it ends, 2 for a bad config or a failure that
     ends it (a toolset that cannot start).
@@ -157,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     from gent_core._cli.interrupt import finish_loop, run_turn
     from gent_core._cli.live import LiveView
     from gent_core._cli.logs import redact_logs_with
-    from gent_core._cli.run import terminal_asker
+    from gent_core._cli.run import print_answer, terminal_asker
 
     output = Output()
     try:
@@ -212,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             log_turn(loaded, result)
             history.extend(turn_messages(result))
             if quiet:
-                _print_answer(result, output)
+                print_answer(result, output, COMMAND)
     finally:
         # Stop the toolsets and the model in the loop they run in, then close it as
         # asyncio.run would; a Ctrl-C meanwhile only cuts the cleanup short.

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from gent_core._agent import RunResult
     from gent_core.toolchain import ToolCall
 
-__all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "run", "terminal_asker"]
+__all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "print_answer", "run", "terminal_asker"]
 
 COMMAND = "gent run"
 
@@ -119,16 +119,16 @@ def terminal_asker(output: Output) -> Callable[[ToolCall], bool]:
     return ask
 
 
-def _print_answer(result: RunResult, output: Output) -> None:
+def print_answer(result: RunResult, output: Output, command: str = COMMAND) -> None:
     """``--quiet``: the answer alone on stdout (JSON when it is not text), exactly as the agent
-    gave it (never redacted), or why there is none on stderr.
+    gave it (never redacted), or why there is none on stderr (``gent chat -q`` too).
     """
     if result.ok:
         answer = result.answer
         text = answer if isinstance(answer, str) else write_json(to_json_data(answer))
         output.line(text, redact=False)
     else:
-        output.line(f"{COMMAND}: {result.stop_reason}: {result.message}", err=True)
+        output.line(f"{command}: {result.stop_reason}: {result.message}", err=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,5 +197,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:
-        _print_answer(result, output)
+        print_answer(result, output)
     return 0 if result.ok else 1

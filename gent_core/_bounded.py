@@ -44,6 +44,7 @@ __all__ = [
     "FILE_KINDS",
     "MAX_YAML_VALUES",
     "SUITE_FILE",
+    "TASK_INPUT",
     "TRANSCRIPT_FILE",
     "FileKind",
     "compose_yaml",
@@ -96,7 +97,10 @@ TRANSCRIPT_FILE = FileKind("transcript", "GENT_MAX_TRANSCRIPT_SIZE", 256 * _MIB)
 CONVERSATION_FILE = FileKind("conversation file", "GENT_MAX_CONVERSATION_SIZE", 64 * _MIB)
 """``gent convert`` input: OpenAI chat messages as JSON or JSONL."""
 
-FILE_KINDS = (CONFIG_FILE, SUITE_FILE, TRANSCRIPT_FILE, CONVERSATION_FILE)
+TASK_INPUT = FileKind("task", "GENT_MAX_TASK_SIZE", 4 * _MIB)
+"""A task read from standard input (``echo TASK | gent run``, ``gent run CONFIG -``)."""
+
+FILE_KINDS = (CONFIG_FILE, SUITE_FILE, TRANSCRIPT_FILE, CONVERSATION_FILE, TASK_INPUT)
 """Every kind of file with a size limit."""
 
 _UNITS = {"": 1, "k": 1024, "m": _MIB, "g": 1024 * _MIB}

@@ -19,7 +19,7 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
 * **conversations** in OpenAI's chat format, both ways (:func:`messages_to_openai`...);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
-  :class:`Redactor`);
+  :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
 * **options and exports**: a component's options model (:func:`parse_options_model`) and
   lazy package namespaces (:func:`load_export`, :func:`export_names`).
 
@@ -120,6 +120,7 @@ _EXPORTS: dict[str, str] = {
     "execute_calls": "gent_core._execution",
     "Output": "gent_core._cli.output",
     "Redactor": "gent_core._config.secrets",
+    "docs_url": "gent_core._docs_url",
     # options and exports
     "parse_options_model": "gent_core._config.options",
     "export_names": "gent_core._lazy",
@@ -166,6 +167,9 @@ if TYPE_CHECKING:
     )
     from gent_core._config.secrets import (
         Redactor,
+    )
+    from gent_core._docs_url import (
+        docs_url,
     )
     from gent_core._execution import (
         execute_action,
@@ -301,6 +305,7 @@ __all__ = [
     "compile_pattern",
     "default_examples",
     "describe_signature",
+    "docs_url",
     "dumps_json",
     "example_arguments",
     "execute_action",

@@ -76,7 +76,14 @@ if TYPE_CHECKING:
     from gent_core._agent.transcript import TranscriptWriter
     from gent_core.toolchain import ToolChain
 
-__all__ = ["CUT_OFF_FINISH_REASONS", "AgentRun", "RunAgent", "cut_off_by_back_end"]
+__all__ = [
+    "CUT_OFF_FINISH_REASONS",
+    "AgentRun",
+    "RunAgent",
+    "cut_off_by_back_end",
+    "step_messages",
+    "turn_messages",
+]
 
 
 _QUOTE_CHARS = 300
@@ -122,6 +129,39 @@ class _Feedback(Exception):
         super().__init__(message)
         self.message = message
         self.error = error
+
+
+def step_messages(step: StepRecord) -> list[Message]:
+    """The messages a completed step added to its run's conversation, rebuilt from its record:
+    the model's output, each repair's request and answer, then the follow-up (observations,
+    feedback, images) when there is one.
+
+    ``--resume`` replays an interrupted run's steps with it; ``gent chat`` makes a finished
+    turn the next turn's history with it (see :func:`turn_messages`).
+    """
+    messages = [Message.assistant(step.output)]
+    for repair in step.repairs:
+        messages.append(Message.user(repair.request))
+        messages.append(Message.assistant(repair.output))
+    if step.followup or step.followup_media:
+        parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
+        parts.extend(
+            ImagePart(base64.b64decode(media["data"]), media["media_type"])
+            for media in step.followup_media
+        )
+        messages.append(Message.user(parts))
+    return messages
+
+
+def turn_messages(result: RunResult) -> list[Message]:
+    """The messages of a finished run, as the history of the next turn of a conversation:
+    the task, then every step's messages (:func:`step_messages`); the system message is not
+    part of it (each run sends its own).
+    """
+    messages = [Message.user(result.task)]
+    for step in result.steps:
+        messages.extend(step_messages(step))
+    return messages
 
 
 class AgentRun:
@@ -171,17 +211,7 @@ class AgentRun:
 
     def _replay(self, step: StepRecord) -> None:
         """Rebuild messages and counters from a completed step of an earlier run."""
-        self.messages.append(Message.assistant(step.output))
-        for repair in step.repairs:
-            self.messages.append(Message.user(repair.request))
-            self.messages.append(Message.assistant(repair.output))
-        if step.followup or step.followup_media:
-            parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
-            parts.extend(
-                ImagePart(base64.b64decode(media["data"]), media["media_type"])
-                for media in step.followup_media
-            )
-            self.messages.append(Message.user(parts))
+        self.messages.extend(step_messages(step))
         self._count(step)
         self.stats.steps += 1
         for call in step.calls:

@@ -18,7 +18,12 @@ configuration's one override mechanism (:mod:`gent_core._config.overrides`):
   clears them (toolsets included), so ``--no-tools -T calculator`` is exactly one tool;
 * ``-o/--option KEY=VALUE`` (repeatable) sets any key, dotted into the config
   (``model.temperature=0.2``, ``max_steps=4``, ``termination.schema=answers:Verdict``); the
-  value is read as a YAML scalar.
+  value is read as a YAML scalar;
+* ``-s/--system TEXT`` (repeatable) adds a paragraph to ``prompt.append``, the end of the
+  system prompt;
+* ``--cwd DIR`` sets ``working_directory`` to DIR, resolved against the directory the user
+  is in (which stays the current directory: the config file, ``--transcript`` and other
+  relative paths are found there, as a user expects).
 
 Flags apply in the order given. A wrong value is reported naming the flag, not a file line.
 
@@ -138,8 +143,32 @@ def _make_override(flag: str, text: str) -> Override:
     if flag in ("-T", "--tool"):
         name = _non_empty(flag, text)
         return Override("tools", origin=f"{flag} {name}", update=_add_tool(name))
+    if flag in ("-s", "--system"):
+        return Override("prompt.append", origin=f"{flag} {text!r}", update=_append_prompt(text))
+    if flag == "--cwd":
+        return Override("working_directory", _directory(text), origin=f"--cwd {text}")
     key, value = parse_setting(text)
     return Override(key, value, origin=f"{flag} {text}")
+
+
+def _append_prompt(text: str) -> Callable[[Any], Any]:
+    """Add ``text`` to the system prompt's ``prompt.append`` (after what the config has)."""
+
+    def update(current: Any) -> Any:
+        return f"{current}\n\n{text}" if isinstance(current, str) and current else text
+
+    return update
+
+
+def _directory(text: str) -> str:
+    """``--cwd DIR``: the directory as an absolute path, resolved against the directory the
+    user is in (``ValueError`` when it is not an existing directory).
+    """
+    path = Path(text).expanduser()
+    if not text.strip() or not path.is_dir():
+        state = "is not a directory" if path.exists() else "does not exist"
+        raise ValueError(f"{text!r} {state}; expected an existing directory for the tools")
+    return str(path.resolve())
 
 
 class _OverrideAction(argparse.Action):
@@ -224,6 +253,22 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set any config key, dotted (model.temperature=0.2, max_steps=4); the value is "
         "read as YAML (repeatable)",
+    )
+    group.add_argument(
+        "-s",
+        "--system",
+        dest="overrides",
+        action=_OverrideAction,
+        metavar="TEXT",
+        help="add TEXT to the system prompt (after the config's prompt.append; repeatable)",
+    )
+    group.add_argument(
+        "--cwd",
+        dest="overrides",
+        action=_OverrideAction,
+        metavar="DIR",
+        help="the directory the tools work in (working_directory); CONFIG, -o and other "
+        "relative paths still resolve against the current directory",
     )
     parser.set_defaults(overrides=[], no_tools=False, config_file=None)
 

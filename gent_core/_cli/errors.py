@@ -1,9 +1,11 @@
 """Errors of the command line, and the docs page that explains each kind of error.
 
 Every error a ``gent`` command reports ends with a pointer to the page of the documentation
-that explains the fix (``see docs/configuration.md``). :data:`DOCS_PAGES` maps each error
-type to its page, once; the most specific type of an error wins (its class first, then its
-bases). ``tests/cli/test_cli_docs_links.py`` checks that every page exists in ``docs/``.
+that explains the fix, as its address on the documentation site (``see
+https://.../configuration/``; :func:`gent_core._docs_url.docs_url`, ``GENT_DOCS_URL`` changes
+the site). :data:`DOCS_PAGES` maps each error type to its page, once; the most specific type
+of an error wins (its class first, then its bases). ``tests/cli/test_cli_docs_links.py``
+checks that every page exists in ``docs/``.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def docs_page(error: BaseException | type[BaseException]) -> str | None:
 
 
 def docs_hint(error: BaseException | type[BaseException]) -> str | None:
-    """``"see docs/<page>"`` for ``error``, or ``None`` when no page explains it."""
+    """``"see <the page's URL>"`` for ``error``, or ``None`` when no page explains it."""
+    from gent_core._docs_url import docs_url
+
     page = docs_page(error)
-    return f"see docs/{page}" if page is not None else None
+    return f"see {docs_url(page)}" if page is not None else None

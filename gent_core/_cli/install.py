@@ -24,7 +24,8 @@ COMMAND = "gent install"
 
 _EXAMPLES = """\
 examples:
-  gent install gent-mcp                    # a plugin from PyPI
+  gent install ./plugins/gent-mcp          # a plugin's folder (today: from a checkout)
+  gent install gent-mcp                    # a plugin from PyPI (once published)
   gent install -U gent-mcp gent-openai     # upgrade plugins
   gent install ./dist/gent_weather-0.1.0-py3-none-any.whl
   gent install -e ./gent-weather           # a plugin you are writing (editable)

@@ -37,7 +37,14 @@ from typing import Any, NoReturn, TypeVar
 
 from gent_core.tools._guard import force_stop
 
-__all__ = ["EXIT_INTERRUPTED", "INTERRUPT_GRACE", "leave_now", "run_command"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "INTERRUPT_GRACE",
+    "finish_loop",
+    "leave_now",
+    "run_command",
+    "run_turn",
+]
 
 T = TypeVar("T")
 
@@ -87,7 +94,7 @@ def _pending(loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[Any]]:
     return [task for task in asyncio.all_tasks(loop) if not task.done()]
 
 
-def _finish(loop: asyncio.AbstractEventLoop) -> None:
+def finish_loop(loop: asyncio.AbstractEventLoop) -> None:
     """What ``asyncio.run`` does after its coroutine: cancel the tasks left, wait for them,
     close async generators and the default executor.
     """
@@ -122,6 +129,35 @@ def _abandon(loop: asyncio.AbstractEventLoop) -> None:
         force_stop(task, quiet=True)
 
 
+def _run_interruptible(
+    loop: asyncio.AbstractEventLoop, main: Coroutine[Any, Any, T], grace: float
+) -> T:
+    """Run ``main`` as a task of ``loop`` with the two-stage SIGINT handler installed.
+
+    Raises:
+        KeyboardInterrupt: Ctrl-C came while it ran (its task is cancelled, or still pending
+            when Ctrl-C had to be raised in the main thread).
+    """
+    interrupts = _Interrupts(loop, grace)
+    previous = signal.signal(signal.SIGINT, interrupts.handle)
+    try:
+        task: asyncio.Task[T] = loop.create_task(main)
+        interrupts.task = task
+        try:
+            result = loop.run_until_complete(task)
+        except (Exception, asyncio.CancelledError) as error:  # what a cancellation became
+            if interrupts.count:
+                raise KeyboardInterrupt from error
+            raise
+        if interrupts.count:  # it ended by itself after Ctrl-C: still an interruption
+            raise KeyboardInterrupt
+        return result
+    finally:
+        interrupts.finished.set()
+        # signal.signal first runs a SIGINT that is still pending: ``handle`` ignores it now.
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_command(main: Coroutine[Any, Any, T], *, grace: float = INTERRUPT_GRACE) -> T:
     """Run ``main`` in a new event loop and return its result, as :func:`asyncio.run` does;
     Ctrl-C stops it within about ``grace`` seconds (see the module docstring).
@@ -134,31 +170,47 @@ def run_command(main: Coroutine[Any, Any, T], *, grace: float = INTERRUPT_GRACE)
     if threading.current_thread() is not threading.main_thread():
         return asyncio.run(main)
     loop = asyncio.new_event_loop()
-    interrupts = _Interrupts(loop, grace)
-    previous = signal.signal(signal.SIGINT, interrupts.handle)
     try:
         asyncio.set_event_loop(loop)
-        task: asyncio.Task[T] = loop.create_task(main)
-        interrupts.task = task
         try:
-            result = loop.run_until_complete(task)
-        except (Exception, asyncio.CancelledError) as error:  # what a cancellation became
-            if interrupts.count:
-                raise KeyboardInterrupt from error
+            result = _run_interruptible(loop, main, grace)
+        except KeyboardInterrupt:
+            _abandon(loop)
             raise
-        if interrupts.count:  # it ended by itself after Ctrl-C: still an interruption
-            raise KeyboardInterrupt
-        _finish(loop)
+        finish_loop(loop)
         return result
-    except KeyboardInterrupt:
-        _abandon(loop)
-        raise
     finally:
-        interrupts.finished.set()
-        # signal.signal first runs a SIGINT that is still pending: ``handle`` ignores it now.
-        signal.signal(signal.SIGINT, previous)
         asyncio.set_event_loop(None)
         loop.close()
+
+
+def run_turn(
+    loop: asyncio.AbstractEventLoop,
+    main: Coroutine[Any, Any, T],
+    *,
+    grace: float = INTERRUPT_GRACE,
+) -> T:
+    """Run ``main`` as one turn of a longer session in ``loop``, which stays open for the
+    next turns (``gent chat``: the toolsets opened in it keep working).
+
+    Ctrl-C stops the turn as :func:`run_command` stops a command, in two stages; then only
+    the turn's own task is stopped (forced if it ignored its cancellation), the other tasks
+    of the loop are kept.
+
+    Raises:
+        KeyboardInterrupt: The turn was interrupted; the session may go on.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return loop.run_until_complete(main)
+    tasks_before = set(asyncio.all_tasks(loop))
+    try:
+        return _run_interruptible(loop, main, grace)
+    except KeyboardInterrupt:
+        for task in asyncio.all_tasks(loop) - tasks_before:  # the turn's and its children
+            force_stop(task)
+        with contextlib.suppress(BaseException):  # let the stopped tasks finish their cleanup
+            loop.run_until_complete(asyncio.sleep(0))
+        raise
 
 
 def leave_now(code: int) -> NoReturn:

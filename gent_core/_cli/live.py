@@ -95,6 +95,8 @@ class LiveView:
         color: Force colours on or off; by default :func:`~gent_core._cli.colors.color_enabled`
             for ``out`` (a terminal, unless ``NO_COLOR``; ``FORCE_COLOR`` forces them).
         redactor: The secrets to mask (``LoadedConfig.redactor``); none by default.
+        show_task: Whether each run starts with its task (``gent chat`` leaves it out: the
+            user just typed it).
     """
 
     def __init__(
@@ -104,8 +106,10 @@ class LiveView:
         *,
         color: bool | None = None,
         redactor: Redactor | None = None,
+        show_task: bool = True,
     ) -> None:
         self.out = out or sys.stdout
+        self.show_task = show_task
         self.err = err or sys.stderr
         if color is None:
             color = color_enabled(self.out)
@@ -180,7 +184,8 @@ class LiveView:
         if isinstance(event, RunStarted):
             self._answer_section = event.answer_section
             resumed = f" (resuming after step {event.resumed_steps})" if event.resumed_steps else ""
-            self._write(f"Task: {event.task}{resumed}\n", "bold", redact=False)
+            if self.show_task:
+                self._write(f"Task: {event.task}{resumed}\n", "bold", redact=False)
         elif isinstance(event, ModelLoading):
             if is_terminal(self.err):
                 self._spinner = Spinner(

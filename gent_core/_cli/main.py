@@ -16,6 +16,7 @@ from types import ModuleType
 
 from gent_core import __version__
 from gent_core._cli.helpformat import HelpFormatter
+from gent_core._docs_url import docs_url
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -25,6 +26,7 @@ logger = logging.getLogger("gent.cli")
 # ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("gent_core._cli.run", "run an agent on a task (a config file is optional)"),
+    "chat": ("gent_core._cli.chat", "talk with an agent, turn after turn (tools in every turn)"),
     "describe": ("gent_core._cli.describe", "print an agent's exact system prompt and grammar"),
     "parse": ("gent_core._cli.parse", "split a model output into sections (and tool calls)"),
     "plugins": ("gent_core._cli.plugins", "list installed plugins and what they supply"),
@@ -44,14 +46,15 @@ _EXAMPLES = """\
 examples:
   gent run "What is 17 * 23?"             # the built-in agent on the local model
   gent run agent.yaml "What is 17 * 23?"  # an agent config file
+  gent chat agent.yaml                    # a conversation (!exit or Ctrl-D to end)
   gent describe -T read_file --format markdown
-  gent install gent-mcp                   # add a plugin to gent's own environment
+  gent install ./plugins/gent-mcp         # add a plugin to gent's own environment
   gent plugins
   gent COMMAND --help                     # every command's options, with examples
 
 Every command takes -v/--verbose and -q/--quiet (counted: -vv for debug logs) and --no-color
 (NO_COLOR and FORCE_COLOR are honoured), before or after the command's name.
-Documentation: docs/index.md (the tutorial is docs/tutorial.md).
+Documentation: {docs} (the tutorial: {tutorial}).
 """
 
 
@@ -143,7 +146,7 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
-        epilog=_EXAMPLES,
+        epilog=_EXAMPLES.format(docs=docs_url(), tutorial=docs_url("tutorial.md")),
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
@@ -192,7 +195,7 @@ def _parse(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> argpars
         return args
     module = sys.modules.get(getattr(args, "_module", ""), None)
     dest = getattr(module, "INTERMIXED_POSITIONALS", None) if module is not None else None
-    if dest is None or any(word.startswith("-") for word in extra):
+    if dest is None or any(word.startswith("-") and word != "-" for word in extra):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     setattr(args, dest, [*getattr(args, dest), *extra])
     return args

@@ -26,6 +26,7 @@ from gent_core._cli.errors import UsageError
 from gent_core._cli.helpformat import HelpFormatter
 from gent_core._cli.interrupt import run_command
 from gent_core._cli.output import Output
+from gent_core._cli.taskinput import STDIN_TASK, read_task, stdin_has_input
 from gent_core._serialize import to_json_data, write_json
 from gent_core.errors import GentError
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from gent_core._agent import RunResult
     from gent_core.toolchain import ToolCall
 
-__all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "run"]
+__all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "print_answer", "run", "terminal_asker"]
 
 COMMAND = "gent run"
 
@@ -51,8 +52,9 @@ else ./{LOCAL_CONFIG} if it exists; else the built-in agent:
 {{default_agent}}
 
 Flags change any key of that config, in the order given (-m, --format, --toolchain, -T,
---no-tools, -o KEY=VALUE). A single argument is the task, unless it is an existing .yaml/.yml
-file (then it is the config).
+--no-tools, -o KEY=VALUE, -s TEXT, --cwd DIR). A single argument is the task, unless it is an
+existing .yaml/.yml file (then it is the config). The task is read from standard input when it
+is - or when none is given and something is piped in (at most GENT_MAX_TASK_SIZE, 4 MiB).
 
 exit codes: 0 the agent answered; 1 it stopped without an answer (a limit, a model failure);
 2 bad usage or config; 130 interrupted."""
@@ -64,6 +66,8 @@ examples:
   gent run -m openai -o model.base_url=http://127.0.0.1:8080/v1 "What time is it?"
   gent run --no-tools -T calculator -o max_steps=4 --format markdown "What is 2**10?"
   gent run -q "What is 17 * 23?"                    # print only the answer
+  echo "What is 17 * 23?" | gent run agent.yaml     # the task from standard input (or -)
+  gent run -s "Answer in French." --cwd ~/notes "What do my notes say?"
   gent run agent.yaml "Long task" --transcript run.jsonl   # then: --resume run.jsonl
 """
 
@@ -78,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "arguments",
         metavar="[CONFIG] TASK",
         nargs="*",
-        help="the agent's YAML config file (optional), and what to do (omit with --resume)",
+        help="the agent's YAML config file (optional), and what to do (omit with --resume; "
+        "- or nothing reads it from standard input)",
     )
     parser.add_argument(
         "--json",
@@ -101,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_agent_arguments(parser)
 
 
-def _asker(output: Output) -> Callable[[ToolCall], bool]:
+def terminal_asker(output: Output) -> Callable[[ToolCall], bool]:
     """Ask on the terminal whether a tool call may run (the approval policy's 'ask')."""
 
     def ask(call: ToolCall) -> bool:
@@ -114,16 +119,16 @@ def _asker(output: Output) -> Callable[[ToolCall], bool]:
     return ask
 
 
-def _print_answer(result: RunResult, output: Output) -> None:
+def print_answer(result: RunResult, output: Output, command: str = COMMAND) -> None:
     """``--quiet``: the answer alone on stdout (JSON when it is not text), exactly as the agent
-    gave it (never redacted), or why there is none on stderr.
+    gave it (never redacted), or why there is none on stderr (``gent chat -q`` too).
     """
     if result.ok:
         answer = result.answer
         text = answer if isinstance(answer, str) else write_json(to_json_data(answer))
         output.line(text, redact=False)
     else:
-        output.line(f"{COMMAND}: {result.stop_reason}: {result.message}", err=True)
+        output.line(f"{command}: {result.stop_reason}: {result.message}", err=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
     output = Output()
     try:
         config_file, task = split_config_and_task(args.arguments, args.config_file)
+        if task == STDIN_TASK or (task is None and args.resume is None and stdin_has_input()):
+            task = read_task()
         if task is None and args.resume is None:
             understood = f"understood {config_file!r} as the config file; " if config_file else ""
             raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
@@ -154,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
             loaded = load_agent_config(config_file, args)
         output = Output(loaded.redactor)
         redact_logs_with(loaded.redactor)
-        agent = Agent.from_config(loaded, ask_callback=_asker(output))
+        agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
@@ -190,5 +197,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:
-        _print_answer(result, output)
+        print_answer(result, output)
     return 0 if result.ok else 1

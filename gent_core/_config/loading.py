@@ -210,6 +210,7 @@ def parse_config(
     base_dir: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
     middleware_names: MiddlewareNames | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> LoadedConfig:
     """Parse and validate a YAML configuration.
 
@@ -223,6 +224,8 @@ def parse_config(
         middleware_names: Returns the installed middleware names, for the shorthand
             ``<middleware>: true`` (default: ask the installed plugins, only when the config
             has a key that is not a known setting).
+        defaults: Top-level keys used when the configuration does not set them (``gent
+            mcp-serve`` serves a config's tools, which needs no ``model``).
 
     Returns:
         The validated configuration with its secrets and key positions.
@@ -289,8 +292,11 @@ def parse_config(
     problems += [
         ConfigProblem(message, _locate(marks, source, path)) for path, message in expanded.problems
     ]
+    data = expanded.data
+    if defaults and isinstance(data, dict):
+        data = {**defaults, **data}
     try:
-        config = AgentConfig.model_validate(expanded.data, context={"base_dir": base})
+        config = AgentConfig.model_validate(data, context={"base_dir": base})
     except ValidationError as error:
         found = problems_from_validation_error(error, _config_schema(), is_secret=is_secret)
         problems += [
@@ -337,7 +343,10 @@ def _warn_short_credentials(document: Document, source: str) -> None:
 
 
 def load_config(
-    path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> LoadedConfig:
     """Read and validate the YAML configuration file at ``path``.
 
@@ -347,6 +356,8 @@ def load_config(
         path: The file.
         environ: The environment ``${VAR}`` references are read from (default:
             ``os.environ``).
+        defaults: Top-level keys used when the file does not set them (see
+            :func:`parse_config`).
 
     The file may be at most 2 MiB (:data:`gent_core._bounded.CONFIG_FILE`; the environment
     variable ``GENT_MAX_CONFIG_SIZE`` changes it); its size is checked before it is read.
@@ -371,5 +382,11 @@ def load_config(
     except InputError as error:  # larger than the limit, or the limit's variable is wrong
         message, hint = error.problem, error.hint
     else:
-        return parse_config(text, source=source, base_dir=file.parent.resolve(), environ=environ)
+        return parse_config(
+            text,
+            source=source,
+            base_dir=file.parent.resolve(),
+            environ=environ,
+            defaults=defaults,
+        )
     raise ConfigError(problems=[ConfigProblem(message, Location(file=source))], hint=hint)

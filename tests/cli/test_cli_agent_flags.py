@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gent_core._cli.main import main
+from gent_core._docs_url import docs_url
 from gent_core.testing import PluginSandbox
 
 # The built-in agent's model is the llamacpp plugin's: these tests need it installed (the main
@@ -93,7 +94,7 @@ def test_one_existing_yaml_file_is_the_config_and_the_task_is_missing(
     assert main(["run", "agent.yaml"]) == 2
     err = capsys.readouterr().err
     assert "understood 'agent.yaml' as the config file; the TASK is missing" in err
-    assert "see docs/command-line.md" in err
+    assert f"see {docs_url('command-line.md')}" in err
 
 
 def test_a_yaml_name_that_is_no_file_says_both_readings(
@@ -169,7 +170,7 @@ def test_a_wrong_value_names_the_flag_not_a_line(
     err = capsys.readouterr().err
     assert "key 'format': no format named 'xmll' (did you mean 'xml'?)" in err
     assert "(set by --format xmll)" in err
-    assert "see docs/configuration.md" in err
+    assert f"see {docs_url('configuration.md')}" in err
 
 
 def test_a_malformed_option_is_a_usage_error_naming_the_flag(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gent_core._cli.main import main
+from gent_core._docs_url import docs_url
 from gent_core.testing import PluginSandbox
 
 PYTHON_ADVICE = "set_int_max_str_digits"
@@ -41,7 +42,7 @@ def test_call_refuses_deeply_nested_args(
     assert code == 2
     assert "gent call: error: ARGS nests more than 100 levels deep" in err
     assert "gent accepts values nested at most 100 levels" in err
-    assert "see docs/limits.md" in err
+    assert f"see {docs_url('limits.md')}" in err
     clean(err)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gent_core._cli.errors import DOCS_PAGES, UsageError, docs_hint, docs_page
+from gent_core._docs_url import DEFAULT_DOCS_URL, docs_url
 from gent_core.errors import (
     AmbiguousComponentError,
     ConfigError,
@@ -64,7 +65,55 @@ def test_the_most_specific_type_wins() -> None:
     assert docs_page(ParseError("x")) == "reference/errors.md"  # via GentError
     assert docs_page(GentError) == "reference/errors.md"
     assert docs_page(ValueError("not gent's")) is None
-    assert docs_hint(ConfigError("x")) == "see docs/configuration.md"
+    assert docs_hint(ConfigError("x")) == f"see {DEFAULT_DOCS_URL}configuration/"
+
+
+# --------------------------------------------------------------------------- the site's URLs
+
+
+def test_the_default_site_is_mkdocs_site_url() -> None:
+    mkdocs = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    found = re.search(r"^site_url:\s*(\S+)\s*$", mkdocs, re.MULTILINE)
+    assert found is not None, "mkdocs.yml has no site_url"
+    assert found.group(1) == DEFAULT_DOCS_URL
+
+
+@pytest.mark.parametrize(
+    ("page", "path"),
+    [
+        ("", ""),
+        ("index.md", ""),
+        ("limits.md", "limits/"),
+        ("reference/errors.md", "reference/errors/"),
+        ("reference/plugins/index.md", "reference/plugins/"),
+        ("configuration.md#toolsets", "configuration/#toolsets"),
+    ],
+)
+def test_a_page_is_its_address_on_the_site(page: str, path: str) -> None:
+    assert docs_url(page, environ={}) == DEFAULT_DOCS_URL + path
+    mirror = {"GENT_DOCS_URL": "file:///home/me/gent/site"}  # the trailing slash is added
+    assert docs_url(page, environ=mirror) == "file:///home/me/gent/site/" + path
+
+
+def test_an_error_on_the_command_line_points_to_the_configured_site(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "agent.yaml").write_text("model: scripted\nmax_steps: 0\n")
+    environment = dict(os.environ, GENT_DOCS_URL="https://docs.example.org/gent/v0.1")
+    done = subprocess.run(
+        [sys.executable, "-m", "gent_core", "run", "agent.yaml", "q"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.endswith("  see https://docs.example.org/gent/v0.1/configuration/\n")
+    assert "docs/" not in done.stderr.replace("/gent/v0.1/", "")
 
 
 def test_the_slug_matches_mkdocs() -> None:

@@ -3,8 +3,9 @@
 Over stdio by default (an MCP client starts ``gent mcp-serve agent.yaml`` as its server
 command), or over streamable HTTP with ``--http HOST:PORT`` (endpoint ``/mcp``). The config's
 tools, including those of its toolsets, are served; see :mod:`gent_mcp.serve`. The model of
-the config is never loaded or called. Over stdio every request is answered, an unreadable one
-with a JSON-RPC error (see :mod:`gent_mcp.serve_stdio`).
+the config is never loaded or called, so the config may have none (``tools:`` alone is a
+whole config here; :data:`NO_MODEL` stands in for it). Over stdio every request is answered,
+an unreadable one with a JSON-RPC error (see :mod:`gent_mcp.serve_stdio`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from gent_core.toolkit import Output
 if TYPE_CHECKING:
     from gent_core import Agent
 
-__all__ = ["add_arguments", "parse_address", "run"]
+__all__ = ["NO_MODEL", "add_arguments", "parse_address", "run"]
+
+NO_MODEL = {"model": {"name": "scripted", "outputs": []}}
+"""The model of a config that names none: gent's scripted model with nothing to say, built
+(every agent has a model) but never loaded or called by ``gent mcp-serve``."""
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -38,7 +43,9 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent mcp-serve``."""
-    parser.add_argument("config", help="the agent config whose tools are served")
+    parser.add_argument(
+        "config", help="the agent config whose tools are served (it needs no model)"
+    )
     parser.add_argument(
         "--http",
         metavar="HOST:PORT",
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
     output = Output()
     try:
-        loaded = load_config(args.config)
+        loaded = load_config(args.config, defaults=NO_MODEL)
         output.redact = loaded.redact
         agent = Agent.from_config(loaded)
         if args.cwd is not None:

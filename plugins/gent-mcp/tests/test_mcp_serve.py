@@ -185,6 +185,32 @@ def test_gent_mcp_serve_over_stdio(tmp_path: Path) -> None:
     assert time_now.structured_content["timezone"] == "UTC"
 
 
+@pytest.mark.parametrize(
+    "config_text",
+    ["tools: [calculator]\n", "format: markdown\ntoolchain: yaml\ntools: [calculator]\n"],
+    ids=["tools alone", "tools and a format"],
+)
+def test_gent_mcp_serve_needs_no_model(tmp_path: Path, config_text: str) -> None:
+    """A config of tools alone is served (the model would never be called)."""
+    config = tmp_path / "tools.yaml"
+    config.write_text(config_text)
+    parameters = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "gent_core", "mcp-serve", str(config)],
+        env=gent_environment(),
+    )
+
+    async def scenario() -> tuple[list[str], types.CallToolResult]:
+        with (tmp_path / "stderr.txt").open("w") as errors:
+            async with Client(stdio_client(parameters, errlog=errors)) as client:
+                names = [info.name for info in (await client.list_tools()).tools]
+                return names, await client.call_tool("calculator", {"expression": "6 * 7"})
+
+    names, computed = asyncio.run(scenario())
+    assert names == ["calculator"]
+    assert computed.content == [types.TextContent(text="42")]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
+from gent_core.toolkit import docs_url
 from gent_natural.native_to_text import convert_to_text
 from gent_natural.options import NaturalOptions
 
@@ -61,7 +62,7 @@ class NaturalMiddleware:
             raise GentError(
                 str(error),
                 hint="Options of natural: format and the fields of "
-                "NaturalOptions (see docs/natural.md).",
+                f"NaturalOptions (see {docs_url('natural.md')}).",
             ) from None
         self.text_format = lookup_format(format) if format is not None else None
 

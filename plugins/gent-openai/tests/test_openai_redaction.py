@@ -53,7 +53,7 @@ def test_api_key_none_is_not_masked_in_json_output(
     example: Path, fake_server: FakeServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # reported: `api_key: none` printed "task": "Is *** of these numbers prime" in --json
-    text = example.read_text().replace("api_key: ${OPENAI_API_KEY}", "api_key: none")
+    text = example.read_text().replace("api_key: ${OPENAI_API_KEY:-}", "api_key: none")
     example.write_text(text)
     answer = "None of these numbers is prime; none is even."
     fake_server.replies.append(reply(f"<thinking>none of them</thinking><answer>{answer}</answer>"))
@@ -102,3 +102,30 @@ def test_a_one_letter_key_from_the_environment_keeps_transcripts_readable_and_re
     assert records[0]["config"]["model"]["api_key"] == "***"
     assert records[0]["task"] == task
     assert "observation" in fake_server.posts[-1].body["messages"][-1]["content"]
+
+
+def completion_reply(text: str) -> Reply:
+    events = [{"choices": [{"index": 0, "text": text, "finish_reason": None}]}]
+    return Reply(events=[*events, {"choices": [{"index": 0, "text": "", "finish_reason": "stop"}]}])
+
+
+def test_the_example_runs_on_a_local_base_model_server_as_the_tutorial_says(
+    example: Path, fake_server: FakeServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No key in the environment (a local server needs none), the completions API and the
+    grammar for a base model, each step capped: the tutorial's command, on a fake server."""
+    fake_server.replies.append(
+        completion_reply(
+            '<thinking>Use it.</thinking><action>{"tool": "calculator", '
+            '"args": {"expression": "17 * 23"}}</action>'
+        )
+    )
+    fake_server.replies.append(completion_reply("<thinking>Done.</thinking><answer>391</answer>"))
+    flags = ["-o", "model.model=local", "-o", "model.api=completions", "-o", "model.grammar=true"]
+    assert main(["run", str(example), *flags, "What is 17 * 23?", "-q"]) == 0
+    assert capsys.readouterr().out == "391\n"
+    first = fake_server.posts[0]
+    assert first.path.endswith("/completions") and not first.path.endswith("/chat/completions")
+    assert "Authorization" not in first.headers
+    assert first.body["max_tokens"] == 512
+    assert "grammar" in first.body

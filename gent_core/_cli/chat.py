@@ -1,0 +1,214 @@
+r"""``gent chat [CONFIG]``: a conversation with an agent, turn after turn, on the terminal.
+
+Each message the user sends is one run of the agent (:meth:`Agent.run
+<gent_core._agent.Agent.run>`), which may call tools, shown by the live view of ``gent run``.
+The conversation carries across turns: the messages of the finished turns (each task and
+every step's messages, rebuilt from the run's records as ``--resume`` rebuilds them:
+:func:`~gent_core._agent.run.turn_messages`) are the next turn's history.
+
+* A message ends at the end of its line; a line ending in ``\`` continues on the next (the
+  backslash is dropped and the lines are joined by a newline).
+* ``!exit`` (or ``!quit``), or Ctrl-D on an empty line, ends the conversation (exit 0).
+* Ctrl-C while the agent works cancels that turn, which is left out of the conversation,
+  and the conversation goes on (:func:`~gent_core._cli.interrupt.run_turn`); Ctrl-C at the
+  prompt drops the line being typed.
+
+One event loop serves the whole conversation, so toolsets (MCP servers) are opened once and
+stay open between turns; they are stopped when the conversation ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gent_core._cli.agentconfig import LOCAL_CONFIG, add_agent_arguments, load_agent_config
+from gent_core._cli.errors import UsageError
+from gent_core._cli.helpformat import HelpFormatter
+from gent_core._cli.output import Output
+from gent_core.errors import GentError
+
+if TYPE_CHECKING:
+    from gent_core._agent import RunResult
+    from gent_core._config import LoadedConfig
+    from gent_core.messages import Message
+
+__all__ = ["EXIT_WORDS", "add_arguments", "log_turn", "read_message", "run"]
+
+COMMAND = "gent chat"
+
+EXIT_WORDS = frozenset({"!exit", "!quit"})
+"""A message that is one of these ends the conversation."""
+
+PROMPT = ">>> "
+CONTINUATION = "... "
+
+_DESCRIPTION = f"""\
+Talk with an agent: each message you send is a task the agent works on (calling tools as in
+gent run, shown live), and the conversation carries across turns (the agent sees the earlier
+messages and answers).
+
+The agent's config is CONFIG (or --config FILE), else ./{LOCAL_CONFIG} if it exists, else the
+built-in agent; the flags change any key of it, as for gent run.
+
+Typing: a message ends at the end of the line; end a line with \\ to continue it on the next.
+!exit or Ctrl-D on an empty line ends the conversation; Ctrl-C cancels the turn the agent is
+working on (the conversation goes on without it)."""
+
+_EXAMPLES = """\
+examples:
+  gent chat                                   # the built-in agent (or ./gent.yaml)
+  gent chat agent.yaml -s "Answer in one sentence."
+  gent chat -m openai -o model.base_url=http://127.0.0.1:8080/v1 --cwd ~/notes
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``gent chat``."""
+    parser.description = _DESCRIPTION
+    parser.epilog = _EXAMPLES
+    parser.formatter_class = HelpFormatter
+    parser.usage = "%(prog)s [options] [CONFIG]"
+    parser.add_argument(
+        "config", metavar="CONFIG", nargs="?", help="the agent's YAML config file (optional)"
+    )
+    add_agent_arguments(parser)
+
+
+def read_message(read_line: Callable[[str], str]) -> str | None:
+    r"""Read one message with ``read_line`` (``input``): lines ending in ``\`` continue.
+
+    Returns:
+        The message, or ``None`` when the conversation ends (``!exit``, end of input).
+
+    Raises:
+        KeyboardInterrupt: Ctrl-C while typing (the caller drops the message).
+    """
+    lines: list[str] = []
+    while True:
+        try:
+            line = read_line(CONTINUATION if lines else PROMPT)
+        except EOFError:
+            if not lines:
+                return None
+            break  # the end of input finishes the message being continued
+        if line.endswith("\\"):
+            lines.append(line[:-1])
+            continue
+        lines.append(line)
+        break
+    message = "\n".join(lines)
+    return None if message.strip() in EXIT_WORDS else message
+
+
+def log_turn(loaded: LoadedConfig, result: RunResult) -> None:
+    """Record one finished turn of a conversation in the run history.
+
+    The one place ``gent chat`` logs a turn (called once per finished turn, cancelled turns
+    excepted): the run history (``gent logs``, issue 19 item 3) records it here; until it
+    does, nothing is recorded.
+    """
+    del loaded, result
+
+
+def _config_file(args: argparse.Namespace) -> str | None:
+    positional: str | None = args.config
+    flag: str | None = args.config_file
+    if positional is not None and flag is not None:
+        raise UsageError("give the config once: CONFIG or --config FILE (not both)")
+    return positional if positional is not None else flag
+
+
+def _reader(interactive: bool) -> Callable[[str], str]:
+    """``input`` with line editing on a terminal; without a prompt when input is piped."""
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - line editing and history for input()
+        return input
+
+    def read_line(prompt: str) -> str:
+        return input()
+
+    return read_line
+
+
+def run(args: argparse.Namespace) -> int:
+    """Hold the conversation; return 0 when it ends, 2 for a bad config or a failure that
+    ends it (a toolset that cannot start).
+    """
+    from gent_core._agent import Agent
+    from gent_core._agent.run import turn_messages
+    from gent_core._cli.interrupt import finish_loop, run_turn
+    from gent_core._cli.live import LiveView
+    from gent_core._cli.logs import redact_logs_with
+    from gent_core._cli.run import print_answer, terminal_asker
+
+    output = Output()
+    try:
+        loaded = load_agent_config(_config_file(args), args)
+        output = Output(loaded.redactor)
+        redact_logs_with(loaded.redactor)
+        agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
+    except GentError as error:
+        output.failure(COMMAND, error)
+        return 2
+    quiet = getattr(args, "verbosity", 0) < 0
+    view = (
+        None
+        if quiet
+        else LiveView(
+            color=None if not args.no_color else False, redactor=loaded.redactor, show_task=False
+        )
+    )
+    interactive = sys.stdin.isatty()
+    read_line = _reader(interactive)
+    if interactive and not quiet:
+        output.line(
+            f"Chatting with {loaded.source}. End a line with \\ to continue it; "
+            "!exit or Ctrl-D to leave; Ctrl-C cancels a turn.",
+            err=True,
+        )
+    history: list[Message] = []
+    loop = asyncio.new_event_loop()
+    code = 0
+    try:
+        while True:
+            try:
+                message = read_message(read_line)
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
+                output.write("\n", err=True)
+                continue
+            if message is None:
+                break
+            if not message.strip():
+                continue
+            try:
+                result = run_turn(loop, agent.run(message, on_event=view, history=history))
+            except KeyboardInterrupt:
+                output.write(
+                    f"\n{COMMAND}: turn cancelled (left out of the conversation)\n", err=True
+                )
+                continue
+            except GentError as error:
+                output.failure(COMMAND, error)
+                code = 2
+                break
+            log_turn(loaded, result)
+            history.extend(turn_messages(result))
+            if quiet:
+                print_answer(result, output, COMMAND)
+    finally:
+        # Stop the toolsets and the model in the loop they run in, then close it as
+        # asyncio.run would; a Ctrl-C meanwhile only cuts the cleanup short.
+        with contextlib.suppress(KeyboardInterrupt, GentError):
+            run_turn(loop, agent.aclose())
+        with contextlib.suppress(KeyboardInterrupt):
+            finish_loop(loop)
+        loop.close()
+    if interactive and not quiet and code == 0:
+        output.write("\n", err=True)
+    return code

@@ -1,0 +1,189 @@
+"""``gent chat`` on a terminal (issue 19, item 2): the real command in a pseudo-terminal.
+
+Each test starts ``python -m gent_core chat`` with a pty as its controlling terminal
+(:func:`pty.fork`), so what it types goes through the terminal driver as a person's keys do:
+Ctrl-C (``\\x03``) becomes SIGINT for the command, Ctrl-D (``\\x04``) the end of input. The
+model is ``recall`` (``tests/cli/chat_plugin.py``), which answers from the conversation it is
+sent. The 60 s waits only guard against a hang; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pty
+import select
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.chat_plugin import install_chat_plugin
+
+HANG_GUARD = 60.0
+
+
+class Terminal:
+    """The master side of a pty running ``gent chat``."""
+
+    def __init__(self, pid: int, fd: int, work: Path) -> None:
+        self.work = work
+        self.pid = pid
+        self.fd = fd
+        self.seen = ""
+        self.status: int | None = None
+
+    def expect(self, text: str) -> str:
+        """Read until ``text`` appears in what the command wrote after the last match;
+        return what was read up to and including it.
+        """
+        deadline = time.monotonic() + HANG_GUARD
+        while text not in self.seen:
+            assert time.monotonic() < deadline, f"never saw {text!r}; saw:\n{self.seen}"
+            ready, _, _ = select.select([self.fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:  # the command ended and closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the command ended before {text!r}; saw:\n{self.seen}")
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        end = self.seen.index(text) + len(text)
+        read, self.seen = self.seen[:end], self.seen[end:]
+        return read
+
+    def send(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def wait(self) -> int:
+        """Wait for the command to exit (reading what it still writes); its exit status."""
+        deadline = time.monotonic() + HANG_GUARD
+        while self.status is None:
+            assert time.monotonic() < deadline, f"the command did not exit; saw:\n{self.seen}"
+            with_output, _, _ = select.select([self.fd], [], [], 0.2)
+            if with_output:
+                with contextlib.suppress(OSError):
+                    self.seen += os.read(self.fd, 4096).decode("utf-8", "replace")
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+        return self.status
+
+    def close(self) -> None:
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def start_chat(work: Path, config: dict[str, Any], *arguments: str) -> Terminal:
+    (work / "agent.yaml").write_text(json.dumps(config))
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    environment.update(install_chat_plugin(work / "site"), TERM="dumb")
+    command = [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "--no-color", *arguments]
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child becomes the command
+        try:
+            os.chdir(work)
+            os.execve(sys.executable, command, environment)
+        finally:
+            os._exit(127)
+    return Terminal(pid, fd, work)
+
+
+@pytest.fixture
+def chat(tmp_path: Path) -> Iterator[Terminal]:
+    config = {
+        "model": {"name": "recall", "directory": str(tmp_path)},
+        "format": "xml",
+        "toolchain": "json",
+        "tools": ["calculator"],
+    }
+    terminal = start_chat(tmp_path, config)
+    try:
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def test_the_second_turn_sees_the_first_turns_answer_and_tool_result(chat: Terminal) -> None:
+    chat.expect(">>> ")
+    chat.send("compute 6 * 7\r")
+    first = chat.expect(">>> ")
+    assert "-> calculator" in first
+    assert "Answer: tool said:" in first and "42" in first
+    chat.send("and now?\r")
+    second = chat.expect(">>> ")
+    assert "Answer: heard and now?; before: tool said:" in second
+    assert "42" in second.split("before:", 1)[1]
+    chat.send("!exit\r")
+    assert chat.wait() == 0
+
+
+def test_ctrl_c_cancels_the_turn_and_the_conversation_goes_on(chat: Terminal) -> None:
+    chat.expect(">>> ")
+    chat.send("kiwi\r")
+    chat.expect("Answer: heard kiwi; before: nothing")
+    chat.expect(">>> ")
+    chat.send("hang\r")
+    marker = chat.work / "started"
+    deadline = time.monotonic() + HANG_GUARD
+    while not marker.exists():  # the model has started its hour of silence
+        assert time.monotonic() < deadline, "the hanging turn never started"
+        time.sleep(0.02)
+    chat.send("\x03")
+    chat.expect("gent chat: turn cancelled")
+    chat.expect(">>> ")
+    chat.send("banana\r")
+    # The cancelled turn is left out: the answer before is still the first turn's.
+    chat.expect("Answer: heard banana; before: heard kiwi; before: nothing")
+    chat.expect(">>> ")
+    chat.send("\x04")
+    assert chat.wait() == 0
+
+
+def test_ctrl_d_ends_the_conversation(chat: Terminal) -> None:
+    chat.expect(">>> ")
+    chat.send("\x04")
+    assert chat.wait() == 0
+
+
+def test_a_line_ending_in_a_backslash_continues_the_message(chat: Terminal) -> None:
+    chat.expect(">>> ")
+    chat.send("first line\\\r")
+    chat.expect("... ")
+    chat.send("second line\r")
+    chat.expect("Answer: heard first line\nsecond line; before: nothing")
+    chat.send("!exit\r")
+    assert chat.wait() == 0
+
+
+def test_a_piped_conversation_with_quiet_prints_each_answer(tmp_path: Path) -> None:
+    """Without a terminal (a script feeding the conversation): no prompts, the same turns."""
+    import subprocess
+
+    (tmp_path / "agent.yaml").write_text(
+        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    environment.update(install_chat_plugin(tmp_path / "site"))
+    done = subprocess.run(
+        [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "-q"],
+        input="kiwi\nbanana\\\nsplit\n!exit\nnever sent\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "heard kiwi; before: nothing\nheard banana\nsplit; before: heard kiwi; before: nothing\n"
+    )

@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._serialize",
             "gent_core._bounded",
             "gent_core._schema_refs",
+            "gent_core._schema_walk",
             "gent_core._schema_examples",
             "gent_core._grammar.builder",
             "gent_core._grammar.calls",

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from gent_core._bounded import CONFIG_FILE, read_file
+from gent_core._bounded import CONFIG_FILE, read_text_file
 from gent_core._config.describe import problems_from_validation_error, show_value
 from gent_core._config.models import AgentConfig
 from gent_core._config.secrets import (
@@ -357,19 +357,10 @@ def load_config(
     """
     source = os.fspath(path)
     file = Path(source)
-    hint = None
     try:
-        text = read_file(file, CONFIG_FILE, environ=environ).decode("utf-8")
-    except FileNotFoundError:
-        message = "config file not found"
-    except IsADirectoryError:
-        message = "is a directory, not a config file"
-    except UnicodeDecodeError as error:
-        message = f"not UTF-8 text (byte {error.start})"
-    except OSError as error:
-        message = f"cannot read the config file: {error.strerror or error}"
-    except InputError as error:  # larger than the limit, or the limit's variable is wrong
-        message, hint = error.problem, error.hint
-    else:
-        return parse_config(text, source=source, base_dir=file.parent.resolve(), environ=environ)
-    raise ConfigError(problems=[ConfigProblem(message, Location(file=source))], hint=hint)
+        text = read_text_file(file, CONFIG_FILE, environ=environ)
+    except InputError as error:
+        raise ConfigError(
+            problems=[ConfigProblem(error.problem, Location(file=source))], hint=error.hint
+        ) from None
+    return parse_config(text, source=source, base_dir=file.parent.resolve(), environ=environ)

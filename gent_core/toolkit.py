@@ -61,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "snippet_at": "gent_core._callparse.text",
     "NEUTRAL_CALL": "gent_core._guidance",
     "NEUTRAL_CALLS": "gent_core._guidance",
+    "call_guidance": "gent_core._guidance",
     "for_example": "gent_core._guidance",
     "guidance_calls": "gent_core._guidance",
     # grammar building
@@ -217,6 +218,7 @@ if TYPE_CHECKING:
     from gent_core._guidance import (
         NEUTRAL_CALL,
         NEUTRAL_CALLS,
+        call_guidance,
         for_example,
         guidance_calls,
     )
@@ -339,6 +341,7 @@ __all__ = [
     "attribute_pairs",
     "bounded_lines",
     "build_agent_grammar",
+    "call_guidance",
     "calls_from_values",
     "check_gbnf",
     "check_tool_name",

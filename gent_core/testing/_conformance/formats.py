@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import hypothesis.strategies as st
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from gent_core._grammar.agent import agent_grammar
 from gent_core._grammar.check import check_gbnf
@@ -25,20 +25,12 @@ from gent_core.sections import (
     SectionStarted,
     TextSection,
 )
+from gent_core.testing._conformance.settings import kit_settings
 from gent_core.testing._conformance.timing import assert_linear
 
 __all__ = ["FormatConformance"]
 
-_SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    # One kit method runs for every subclass (each plugin's component): by design.
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.differing_executors,
-    ],
-)
+_SETTINGS = kit_settings()
 # Section names include tool names, which may hold dots (an observation's ``math.factorial``).
 _NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,11}(\.[a-z_][a-z0-9_]{0,5})?", fullmatch=True)
 _PLACEHOLDER = "GENTCONTENT7F3A"

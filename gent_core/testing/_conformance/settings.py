@@ -29,5 +29,7 @@ def kit_settings(share: float = 1.0) -> settings:
         share: The part of the profile's ``max_examples`` a property runs (``0.25`` for one
             whose examples are expensive).
     """
-    examples = max(1, round(settings.default.max_examples * share))
+    profile = settings.default
+    base = profile.max_examples if profile is not None else settings().max_examples
+    examples = max(1, round(base * share))
     return settings(max_examples=examples, deadline=None, suppress_health_check=_SUPPRESSED)

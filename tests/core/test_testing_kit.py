@@ -80,3 +80,29 @@ def test_the_kits_examples_follow_the_hypothesis_profile_in_use(tmp_path: Path) 
             check=False,
         )
         assert expected in done.stdout, done.stdout + done.stderr
+
+
+def test_the_plain_format_writes_nested_sections_and_refuses_to_parse() -> None:
+    from gent_core.sections import FormattedSection
+    from gent_core.testing import PlainFormat
+
+    fmt = PlainFormat()
+    text = fmt.format_sections(
+        [FormattedSection("observation", children=[FormattedSection("add", "5")])]
+    )
+    assert text == "[observation]\n  [add]\n  5"
+    with pytest.raises(NotImplementedError, match="only writes"):
+        fmt.parse(text, ["observation"])
+
+
+def test_the_stub_chain_reads_and_writes_bare_tool_names() -> None:
+    from gent_core.testing import StubChain
+    from gent_core.toolchain import ToolCall, has_toolchain
+
+    chain = StubChain(guidance="Name a tool.")
+    calls = chain.parse("\n search \n\nfetch\n")
+    assert [(call.tool, call.id) for call in calls] == [("search", "call_0"), ("fetch", "call_1")]
+    assert chain.format_calls(calls) == "search\nfetch"
+    assert chain.guidance == "Name a tool." and has_toolchain([chain])
+    with pytest.raises(ValueError, match="cannot write arguments"):
+        chain.format_calls([ToolCall("search", {"query": "x"})])

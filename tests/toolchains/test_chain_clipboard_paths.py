@@ -14,9 +14,10 @@ from gent_core._execution import execute_calls
 from gent_core._file_errors import FileToolError
 from gent_core.context import ExecutionContext
 from gent_core.errors import ToolExecutionError
+from gent_core.testing import PlainFormat
 from gent_core.toolchain import ToolCall
 from gent_core.tools.result import ToolResult
-from tests.toolchains.chain_doubles import BracketFormat, async_tool
+from tests.toolchains.chain_doubles import async_tool
 
 
 def returning_file(path: str | Path) -> ToolResult:
@@ -29,7 +30,7 @@ def run_with_file(tmp_path: Path, path: str | Path) -> ToolResult:
     tool = async_tool("put", lambda: returning_file(path))
     result = asyncio.run(
         execute_calls(
-            JSONToolChain([tool]), [ToolCall("put")], BracketFormat(), ExecutionContext(tmp_path)
+            JSONToolChain([tool]), [ToolCall("put")], PlainFormat(), ExecutionContext(tmp_path)
         )
     )
     [outcome] = result.results

@@ -18,12 +18,11 @@ whatever a tool put on it:
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from gent_core._file_errors import FileToolError, PathRejectedError
-from gent_core._workspace import Workspace
+from gent_core._workspace import Workspace, describe_mode
 from gent_core.context import Clipboard, ClipboardEntry
 from gent_core.formats import TextFormat
 from gent_core.sections import FormattedSection
@@ -46,18 +45,6 @@ MAX_FILE_CHARS = 8_000
 _BYTES_PER_CHAR = 4  # the most a UTF-8 character takes
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def read_clipboard_file(path: Path, working_directory: Path, limit: int = MAX_FILE_CHARS) -> str:
     """Read at most ``limit`` characters of a clipboard file; never raises, never blocks on a
     FIFO.
@@ -76,7 +63,7 @@ def read_clipboard_file(path: Path, working_directory: Path, limit: int = MAX_FI
         if target.stat is None:
             return "(the file no longer exists)"
         if not target.is_file:
-            return f"(not read: it is {_kind(target.stat.st_mode)}, not a regular file)"
+            return f"(not read: it is a {describe_mode(target.stat.st_mode)}, not a regular file)"
         fd = workspace.open_file(target)
     except PathRejectedError as refused:
         return f"(refused: {refused.problem.rstrip('.')})"

@@ -203,6 +203,22 @@ def _locate(
     )
 
 
+def syntax_problem(error: YAMLSyntaxError, source: str) -> ConfigProblem:
+    """A YAML file's syntax error as a problem located in ``source`` (line, column, key):
+    for the configuration and the ``gent eval`` suites alike.
+    """
+    mark = error.mark
+    return ConfigProblem(
+        error.message,
+        Location(
+            file=source,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            key=format_key(error.path) or None,
+        ),
+    )
+
+
 def parse_config(
     text: str,
     *,
@@ -236,22 +252,17 @@ def parse_config(
     try:
         document = read_document(text, os.environ if environ is None else environ)
     except YAMLSyntaxError as error:
+        problem = syntax_problem(error, source)
         mark = error.mark
-        location = Location(
-            file=source,
-            line=mark.line if mark else None,
-            column=mark.column if mark else None,
-            key=format_key(error.path) or None,
-        )
-        message = error.message
         lines = text.splitlines()
         if (
-            message.startswith("invalid YAML")
+            problem.message.startswith("invalid YAML")
             and mark
             and "${" in "".join(lines[max(mark.line - 2, 0) : mark.line])
         ):
-            message += " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
-        _raise([ConfigProblem(message, location)])
+            hint = " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
+            problem = ConfigProblem(problem.message + hint, problem.location)
+        _raise([problem])
     if document.data is None and not document.problems:
         _raise(
             [

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from gent_core._bounded import SUITE_FILE, read_text_file
 from gent_core._config.describe import problems_from_validation_error, unknown_problem
-from gent_core._config.loading import format_key
+from gent_core._config.loading import format_key, syntax_problem
 from gent_core._config.yamldoc import KeyPath, Mark, YAMLSyntaxError, read_document
 from gent_core._eval.checks import CHECK_KINDS, Check, PythonCheck
 from gent_core._eval.suite import Suite, SuiteModel, Task, TaskModel
@@ -183,14 +183,7 @@ def parse_suite(
     try:
         document = read_document(text, os.environ if environ is None else environ)
     except YAMLSyntaxError as error:
-        mark = error.mark
-        location = Location(
-            file=source,
-            line=mark.line if mark else None,
-            column=mark.column if mark else None,
-            key=format_key(error.path) or None,
-        )
-        raise SuiteError([ConfigProblem(error.message, location)]) from None
+        raise SuiteError([syntax_problem(error, source)]) from None
     reader = _Reader(source, document.marks)
     for path, message, mark in document.problems:
         location = reader.location(path)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import given
 
 from gent_core._grammar.agent import agent_grammar
@@ -140,6 +141,44 @@ class FormatConformance:
         assert [(s.name, s.content) for s in parsed] == [
             (name, text.strip()) for name, text in zip(chosen, contents, strict=True)
         ], written
+
+    def test_names_are_matched_case_insensitively(self) -> None:
+        """A section written under another casing of a registered name is read, and named with
+        the registered spelling (``parse`` matches names case-insensitively).
+        """
+        fmt = self.make_format()
+        for name in self.section_names:
+            written = fmt.format_section(name.swapcase(), "some content")
+            parsed = fmt.parse(written, [name])
+            assert [section.name for section in parsed] == [name], written
+            assert parsed.sections[0].content == "some content", written
+
+    def test_a_repeated_section_comes_back_each_time_in_order(self) -> None:
+        """A section written twice, around another, is read twice, in the order written."""
+        fmt = self.make_format()
+        first, second = self.section_names[0], self.section_names[-1]
+        written = fmt.format_sections(
+            [
+                FormattedSection(first, "one"),
+                FormattedSection(second, "between"),
+                FormattedSection(first, "two"),
+            ]
+        )
+        parsed = fmt.parse(written, self._sections())
+        assert [(s.name, s.content) for s in parsed] == [
+            (first, "one"),
+            (second, "between"),
+            (first, "two"),
+        ], written
+
+    def test_text_without_sections_raises_no_sections_found(self) -> None:
+        """Text holding none of the sections raises
+        :class:`~gent_core.errors.NoSectionsFoundError`, with a message for the model.
+        """
+        fmt = self.make_format()
+        with pytest.raises(NoSectionsFoundError) as caught:
+            fmt.parse("Just some words, and no section at all.", self._sections())
+        assert caught.value.model_message.strip()
 
     def test_observation_wraps_results_and_is_empty_without_them(self) -> None:
         """``format_observation`` writes nothing without results, else an observation section that

@@ -9,8 +9,8 @@ never a traceback or Python's own advice:
 * :func:`compose_yaml` composes YAML with PyYAML's safe loader and checks the node tree before
   anything is built from it; :func:`read_yaml` builds the value (``-o`` values);
 * :func:`read_file` reads a file of one :class:`FileKind` up to its size limit, checked
-  before the file is read (``stat``, then a bounded read); :func:`read_stream` does the same
-  for standard input.
+  before the file is read (``stat``, then a bounded read); :func:`read_text_file` reads it
+  as UTF-8 text, every failure worded; :func:`read_stream` does the same for standard input.
 
 The bounds: values nest at most :data:`~gent_core._serialize.MAX_DEPTH` levels, integers have
 at most :data:`~gent_core._serialize.MAX_INT_DIGITS` digits, numbers are finite, a YAML
@@ -53,6 +53,7 @@ __all__ = [
     "read_file",
     "read_json",
     "read_stream",
+    "read_text_file",
     "read_yaml",
     "size_limit",
 ]
@@ -173,6 +174,33 @@ def read_file(
     if len(data) > limit:
         raise _too_large(name, kind, limit, None)
     return data
+
+
+def read_text_file(
+    path: str | os.PathLike[str], kind: FileKind, *, environ: Mapping[str, str] | None = None
+) -> str:
+    """Read the UTF-8 text file at ``path`` with :func:`read_file`, wording every failure.
+
+    Raises:
+        InputError: Whose :attr:`~gent_core.errors.InputError.problem` says what was wrong
+            in the kind's words (``"config file not found"``, ``"is a directory, not a
+            config file"``, ``"not UTF-8 text (byte 7)"``, ``"cannot read the config file:
+            Permission denied"``, too large), with a hint when a limit can be changed.
+    """
+    name = os.fspath(path)
+    try:
+        return read_file(path, kind, environ=environ).decode("utf-8")
+    except FileNotFoundError:
+        problem = f"{kind.noun} not found"
+    except IsADirectoryError:
+        problem = f"is a directory, not a {kind.noun}"
+    except UnicodeDecodeError as error:
+        problem = f"not UTF-8 text (byte {error.start})"
+    except OSError as error:
+        problem = f"cannot read the {kind.noun}: {error.strerror or error}"
+    except InputError:  # larger than the limit, or the limit's variable is wrong
+        raise
+    raise InputError(f"{name}: {problem}", problem=problem)
 
 
 def read_stream(

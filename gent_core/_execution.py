@@ -361,7 +361,7 @@ class _Runner:
             result = await self._invoke(tool, call)
         result = _normalized(self._after(call, result), call.tool)
         if result.ok and result.clipboard_files:
-            result = check_clipboard_files(result, self.context.working_directory, call.tool)
+            result = check_clipboard_files(result, self.context, call.tool)
         result, text = self._render(call, result)
         return _Outcome(call, result, text)
 

@@ -3,7 +3,8 @@ built from tools' schemas.
 
 A chain's guidance shows :func:`guidance_calls`: one call, then two in one action, with values
 a model cannot mistake for an answer (declared examples, or a made-up tool). A chain writes them
-in its own syntax with :meth:`~gent_core.toolchain.ToolChain.format_calls`.
+in its own syntax with :meth:`~gent_core.toolchain.ToolChain.format_calls`, inside the
+block every chain shares (:func:`call_guidance`).
 :meth:`ToolChain.example_calls <gent_core.toolchain.ToolChain.example_calls>` (``gent tools
 show``) uses :func:`example_calls`, values from the schemas.
 """
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
+    "call_guidance",
     "example_arguments",
     "example_calls",
     "for_example",
@@ -100,3 +102,55 @@ def for_example(chain: ToolChain, calls: Sequence[ToolCall]) -> str:
     if not made_up:
         return "for example:"
     return f"for example ({', '.join(made_up)} is a made-up tool):"
+
+
+def call_guidance(
+    chain: ToolChain,
+    *,
+    syntax: str,
+    several: str,
+    written: str,
+    notes: Sequence[str] = (),
+    tool_list: str | None = None,
+) -> str:
+    """The guidance block of a chain whose calls are text: the chain's parts in a frame.
+
+    The parts the chain fills in go between the lines every chain shares:
+
+    1. ``syntax`` then :func:`for_example` (``"... (its arguments), for example:"``), and
+       the first of :func:`guidance_calls` written by the chain's
+       :meth:`~gent_core.toolchain.ToolChain.format_calls`;
+    2. ``"To call several tools, or one tool several times, in one step, <several>:"`` and
+       both calls written together;
+    3. the ``notes``, one line each;
+    4. ``"Write only <written> here. Each result comes back in the observation, in a
+       section named after the tool."``;
+    5. ``"Available tools:"`` and ``tool_list`` (``"(none)"`` when empty).
+
+    Trailing line ends of the written calls are dropped (a YAML block ends with one).
+
+    Args:
+        chain: The chain; its tools choose the calls shown.
+        syntax: How a call is written, up to the example (``'Call tools by writing JSON:
+            ... (its arguments), '``).
+        several: How several calls are written in one step (``"write a list of calls"``).
+        written: What the section holds (``"the JSON"``, ``"the calls"``).
+        notes: Lines on the syntax shown after the examples (multi-line values...).
+        tool_list: The tools, one line each (default:
+            :meth:`~gent_core.toolchain.ToolChain.describe_tools`).
+    """
+    examples = guidance_calls(chain)
+    tools = chain.describe_tools() if tool_list is None else tool_list
+    return "\n".join(
+        [
+            syntax + for_example(chain, examples),
+            chain.format_calls(examples[:1]).rstrip("\n"),
+            f"To call several tools, or one tool several times, in one step, {several}:",
+            chain.format_calls(examples).rstrip("\n"),
+            *notes,
+            f"Write only {written} here. Each result comes back in the observation, in a "
+            "section named after the tool.",
+            "Available tools:",
+            tools or "(none)",
+        ]
+    )

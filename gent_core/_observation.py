@@ -1,5 +1,5 @@
 """Shaping tool results for the observation: output limits, error text, section names and
-the clipboard-file check.
+the clipboard-file check (by the toolkit's :class:`~gent_core._workspace.Workspace`).
 """
 
 from __future__ import annotations
@@ -9,17 +9,19 @@ import errno
 import os
 import re
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError, Location, ToolExecutionError
 from gent_core.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from gent_core.context import ExecutionContext
 
 __all__ = [
     "PathRefused",
     "check_clipboard_files",
     "error_text",
-    "inside_directory",
     "relative_path_problem",
-    "resolve_inside",
     "resolve_real",
     "section_name_for",
     "truncate_output",
@@ -90,29 +92,6 @@ def relative_path_problem(name: str) -> str | None:
     return None
 
 
-def inside_directory(path: Path, root: Path) -> Path:
-    """Return ``path`` relative to ``root`` when it really lies inside ``root``.
-
-    A path with a ``..`` part is refused outright; an absolute path must lie inside ``root``;
-    symbolic links are resolved before the check, so a link pointing out of ``root`` is
-    refused too. Never raises anything but :class:`PathRefused`.
-
-    Raises:
-        PathRefused: Saying why: a NUL byte, ``..``, outside the directory, a symbolic link
-            loop, or a path the system cannot resolve (too long...).
-    """
-    text = str(path)
-    if "\x00" in text:
-        raise PathRefused("the path contains a NUL byte")
-    if ".." in path.parts:
-        raise PathRefused("the path contains '..'; it is outside the working directory")
-    real_root = resolve_real(root)
-    resolved = resolve_real(path if path.is_absolute() else real_root / path)
-    if not resolved.is_relative_to(real_root):
-        raise PathRefused("it is outside the working directory")
-    return resolved.relative_to(real_root)
-
-
 def resolve_real(path: Path) -> Path:
     """``path`` made absolute with its symbolic links resolved.
 
@@ -148,38 +127,35 @@ def _is_link_loop(resolved: Path) -> bool:
     return False
 
 
-def resolve_inside(path: Path, root: Path) -> Path | None:
-    """Return ``path`` relative to ``root`` when it really lies inside ``root``, else ``None``.
-
-    See :func:`inside_directory`, which also says why a path is refused.
-    """
-    try:
-        return inside_directory(path, root)
-    except PathRefused:
-        return None
-
-
-def check_clipboard_files(result: ToolResult, working_directory: Path, tool: str) -> ToolResult:
-    """Check that every clipboard file of ``result`` lies inside ``working_directory``.
+def check_clipboard_files(result: ToolResult, context: ExecutionContext, tool: str) -> ToolResult:
+    """Check that every clipboard file of ``result`` lies inside the working directory, by
+    the rules of :meth:`ExecutionContext.workspace <gent_core.context.ExecutionContext.workspace>`
+    (the file tools' rules: ``..`` that stays inside and links that stay inside are followed).
 
     Returns:
         ``result`` with its files made relative to the working directory, or an error result
         (no file is read) naming the first file that cannot be used and why.
     """
+    from gent_core._file_errors import FileToolError
+
     accepted: list[Path] = []
-    for path in result.clipboard_files:
-        shown = str(path).replace("\x00", "\\x00")
-        try:
-            accepted.append(inside_directory(Path(path), working_directory))
-        except PathRefused as refused:
-            error = ToolExecutionError(
-                f"tool {tool!r} returned clipboard file {shown!r}, which cannot be used: "
-                f"{refused} (working directory {str(working_directory)!r})",
-                location=Location(tool=tool, file=shown),
-                model_message=(
-                    f"Tool {tool!r} returned the file {shown!r} for the clipboard, but "
-                    f"{refused}; only files inside the working directory can be added."
-                ),
-            )
-            return ToolResult(output=None, status="error", error=error)
+    shown = ""
+    try:
+        workspace = context.workspace(tool)
+        for path in result.clipboard_files:
+            shown = str(path).replace("\x00", "\\x00")
+            accepted.append(Path(workspace.resolve(os.fspath(path)).relative))
+    except FileToolError as refused:
+        problem = getattr(refused, "problem", refused.model_message).rstrip(".")
+        problem = problem[:1].lower() + problem[1:]
+        error = ToolExecutionError(
+            f"tool {tool!r} returned clipboard file {shown!r}, which cannot be used: "
+            f"{problem} (working directory {str(context.working_directory)!r})",
+            location=Location(tool=tool, file=shown),
+            model_message=(
+                f"Tool {tool!r} returned the file {shown!r} for the clipboard, but {problem}; "
+                "only files inside the working directory can be added."
+            ),
+        )
+        return ToolResult(output=None, status="error", error=error)
     return dataclasses.replace(result, clipboard_files=accepted)

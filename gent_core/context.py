@@ -14,7 +14,10 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from gent_core._workspace import Workspace
 
 __all__ = [
     "Cancellation",
@@ -223,3 +226,19 @@ class ExecutionContext:
     interrupt_stops: bool = True
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     redact: Callable[[str], str] = field(default=_unchanged, repr=False)
+
+    def workspace(self, tool: str) -> Workspace:
+        """The working directory as a :class:`~gent_core.toolkit.Workspace`: paths confined
+        to it (``..``, absolute paths and symbolic links judged link by link) and opened
+        without following a link. The clipboard's files are checked with it, and file tools
+        use the same rules.
+
+        Args:
+            tool: The tool on whose behalf paths are resolved, for error messages.
+
+        Raises:
+            FileToolError: The working directory does not exist or is not a directory.
+        """
+        from gent_core._workspace import Workspace
+
+        return Workspace(self.working_directory, tool=tool)

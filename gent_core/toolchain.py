@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from gent_core.tools.base import Tool
     from gent_core.tools.result import ToolResult
 
-__all__ = ["ToolCall", "ToolChain", "ToolChainResult"]
+__all__ = ["ToolCall", "ToolChain", "ToolChainResult", "has_toolchain"]
 
 
 @dataclass(frozen=True)
@@ -221,3 +221,14 @@ class ToolChain(ABC):
         and ``gent describe`` says so.
         """
         return None
+
+
+def has_toolchain(sections: Sequence[object]) -> bool:
+    """Whether any of ``sections`` is a :class:`ToolChain` (a section whose content holds
+    tool calls).
+
+    A :class:`~gent_core.formats.TextFormat` asks it in ``describe`` to decide whether to
+    tell the model never to write the observation section itself (tool results come back in
+    one only when there are tools).
+    """
+    return any(isinstance(section, ToolChain) for section in sections)

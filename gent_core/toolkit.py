@@ -20,6 +20,9 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
   :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
+* **the workspace**: paths confined to the working directory, judged link by link and
+  opened without following a link (:class:`Workspace`, :class:`Target`,
+  :class:`PathRejectedError`...), as the file tools and the clipboard use them;
 * **options and exports**: a component's options model (:func:`parse_options_model`) and
   lazy package namespaces (:func:`load_export`, :func:`export_names`).
 
@@ -58,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "snippet_at": "gent_core._callparse.text",
     "NEUTRAL_CALL": "gent_core._guidance",
     "NEUTRAL_CALLS": "gent_core._guidance",
+    "call_guidance": "gent_core._guidance",
     "for_example": "gent_core._guidance",
     "guidance_calls": "gent_core._guidance",
     # grammar building
@@ -121,6 +125,20 @@ _EXPORTS: dict[str, str] = {
     "Output": "gent_core._cli.output",
     "Redactor": "gent_core._config.secrets",
     "docs_url": "gent_core._docs_url",
+    # the workspace: paths confined to the working directory, opened without races
+    "MAX_SYMLINK_HOPS": "gent_core._workspace",
+    "Target": "gent_core._workspace",
+    "Workspace": "gent_core._workspace",
+    "describe_mode": "gent_core._workspace",
+    "same_file": "gent_core._workspace",
+    "RELATIVE_PATH_HINT": "gent_core._file_errors",
+    "FileToolError": "gent_core._file_errors",
+    "PathRejectedError": "gent_core._file_errors",
+    "BINARY": "gent_core._open_flags",
+    "CLOEXEC": "gent_core._open_flags",
+    "DIR_FLAGS": "gent_core._open_flags",
+    "NOFOLLOW": "gent_core._open_flags",
+    "USE_DIR_FD": "gent_core._open_flags",
     # options and exports
     "parse_options_model": "gent_core._config.options",
     "export_names": "gent_core._lazy",
@@ -175,6 +193,11 @@ if TYPE_CHECKING:
         execute_action,
         execute_calls,
     )
+    from gent_core._file_errors import (
+        RELATIVE_PATH_HINT,
+        FileToolError,
+        PathRejectedError,
+    )
     from gent_core._grammar import (
         MAX_CALLS,
         GrammarBuilder,
@@ -199,6 +222,7 @@ if TYPE_CHECKING:
     from gent_core._guidance import (
         NEUTRAL_CALL,
         NEUTRAL_CALLS,
+        call_guidance,
         for_example,
         guidance_calls,
     )
@@ -209,6 +233,13 @@ if TYPE_CHECKING:
     from gent_core._observation import (
         section_name_for,
         truncate_output,
+    )
+    from gent_core._open_flags import (
+        BINARY,
+        CLOEXEC,
+        DIR_FLAGS,
+        NOFOLLOW,
+        USE_DIR_FD,
     )
     from gent_core._openai_messages import (
         OpenAIMessageError,
@@ -246,6 +277,13 @@ if TYPE_CHECKING:
         name_table,
         parse_attributes,
     )
+    from gent_core._workspace import (
+        MAX_SYMLINK_HOPS,
+        Target,
+        Workspace,
+        describe_mode,
+        same_file,
+    )
     from gent_core.tools._arguments import (
         arguments_error,
         not_an_object_problem,
@@ -266,11 +304,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ARGUMENT_KEYS",
+    "BINARY",
     "BoundedPattern",
+    "CLOEXEC",
     "CONVERSATION_FILE",
     "CallSyntax",
     "CallableTool",
+    "DIR_FLAGS",
     "EMPTY_ATTRIBUTES",
+    "FileToolError",
     "GrammarBuilder",
     "GrammarMatcher",
     "JSONSchemaConverter",
@@ -278,24 +320,32 @@ __all__ = [
     "MAX_CALLS",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
+    "MAX_SYMLINK_HOPS",
     "NAME_KEYS",
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
+    "NOFOLLOW",
     "OpenAIMessageError",
     "Output",
+    "PathRejectedError",
     "PatternError",
     "PatternTimeoutError",
+    "RELATIVE_PATH_HINT",
     "Redactor",
     "SchemaValidator",
     "SectionCollector",
     "TOOL_NAME_PATTERN",
     "TRANSCRIPT_STOP",
+    "Target",
+    "USE_DIR_FD",
     "ValueBoundsError",
+    "Workspace",
     "arguments_error",
     "arguments_schema",
     "attribute_pairs",
     "bounded_lines",
     "build_agent_grammar",
+    "call_guidance",
     "calls_from_values",
     "check_gbnf",
     "check_tool_name",
@@ -304,6 +354,7 @@ __all__ = [
     "clean_schema",
     "compile_pattern",
     "default_examples",
+    "describe_mode",
     "describe_signature",
     "docs_url",
     "dumps_json",
@@ -337,6 +388,7 @@ __all__ = [
     "read_yaml",
     "render_prompt",
     "repeat_calls",
+    "same_file",
     "sample",
     "scan",
     "section_name_for",

@@ -7,8 +7,9 @@ whatever a tool put on it:
   are **regular files** (a FIFO, a device or a directory is named, never opened for reading,
   so it cannot hang the run), and **with a bound**: at most :data:`MAX_FILE_CHARS` characters
   (about four bytes each) are read, however large the file;
-* paths are checked again when read (:func:`gent_core._observation.inside_directory`): a file
-  replaced by a link out of the working directory, or by a link loop, is refused with a reason;
+* paths are checked again when read, by the toolkit's :class:`~gent_core._workspace.Workspace`
+  (the file tools' rules): a file replaced by a link out of the working directory, or by a
+  link loop, is refused with a reason, and the file is opened without following a link;
 * the whole clipboard shown is bounded by ``Limits.max_clipboard_chars``: the newest entries
   are shown first, and older entries that no longer fit are **removed** from the clipboard,
   with a note saying so.
@@ -17,11 +18,11 @@ whatever a tool put on it:
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from gent_core._observation import PathRefused, inside_directory
+from gent_core._file_errors import FileToolError, PathRejectedError
+from gent_core._workspace import Workspace, describe_mode
 from gent_core.context import Clipboard, ClipboardEntry
 from gent_core.formats import TextFormat
 from gent_core.sections import FormattedSection
@@ -44,44 +45,34 @@ MAX_FILE_CHARS = 8_000
 _BYTES_PER_CHAR = 4  # the most a UTF-8 character takes
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def read_clipboard_file(path: Path, working_directory: Path, limit: int = MAX_FILE_CHARS) -> str:
     """Read at most ``limit`` characters of a clipboard file; never raises, never blocks on a
     FIFO.
+
+    The path is resolved and the file opened by the toolkit's
+    :class:`~gent_core._workspace.Workspace` (links judged before anything goes through
+    them, the file opened without following a link and checked again once open).
 
     Returns:
         The text (cut with a note when the file is longer), or a parenthesised reason when
         the file cannot be shown: refused, missing, not a regular file, unreadable.
     """
     try:
-        relative = inside_directory(path, working_directory)
-    except PathRefused as refused:
-        return f"(refused: {refused})"
-    full = working_directory.resolve() / relative
+        workspace = Workspace(working_directory, tool="clipboard")
+        target = workspace.resolve(os.fspath(path))
+        if target.stat is None:
+            return "(the file no longer exists)"
+        if not target.is_file:
+            return f"(not read: it is a {describe_mode(target.stat.st_mode)}, not a regular file)"
+        fd = workspace.open_file(target)
+    except PathRejectedError as refused:
+        return f"(refused: {refused.problem.rstrip('.')})"
+    except FileToolError as error:
+        return f"(cannot read the file: {error.model_message.rstrip('.')})"
     try:
-        info = os.stat(full)
-        if not stat.S_ISREG(info.st_mode):
-            return f"(not read: it is {_kind(info.st_mode)}, not a regular file)"
-        # O_NONBLOCK: a FIFO swapped in after the check cannot block the open either.
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-        with os.fdopen(os.open(full, flags | getattr(os, "O_BINARY", 0)), "rb") as file:
+        with os.fdopen(fd, "rb") as file:
             info = os.fstat(file.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return f"(not read: it is {_kind(info.st_mode)}, not a regular file)"
             data = file.read(max(limit, 0) * _BYTES_PER_CHAR + _BYTES_PER_CHAR)
-    except FileNotFoundError:
-        return "(the file no longer exists)"
     except (OSError, ValueError) as error:
         return f"(cannot read the file: {getattr(error, 'strerror', None) or error})"
     text = data.decode("utf-8", errors="replace")

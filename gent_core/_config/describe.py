@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from gent_core._config.yamldoc import KeyPath
 from gent_core._schema_refs import follow_refs
+from gent_core._schema_walk import expand_schemas, walk_location
 
 __all__ = ["describe_schema", "problems_from_validation_error", "show_value", "unknown_problem"]
 
@@ -71,17 +72,8 @@ def _resolve(schema: Any, defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _expand(schemas: Iterable[Any], defs: dict[str, Any]) -> list[dict[str, Any]]:
-    """Resolve references and flatten ``anyOf``/``oneOf``/``allOf`` branches."""
-    result: list[dict[str, Any]] = []
-    stack = list(schemas)[::-1]
-    while stack and len(result) < 256:
-        schema = _resolve(stack.pop(), defs)
-        branches = [branch for key in ("anyOf", "oneOf", "allOf") for branch in schema.get(key, ())]
-        if branches:
-            stack.extend(reversed(branches))
-        else:
-            result.append(schema)
-    return result
+    """The branches of ``schemas`` (references followed, unions flattened), for wording."""
+    return expand_schemas(schemas, {"$defs": defs}, leaves_only=True)
 
 
 def _number(kind: str, schema: dict[str, Any]) -> str:
@@ -150,46 +142,9 @@ def describe_schema(schema: Any, defs: dict[str, Any] | None = None, *, depth: i
     return " or ".join(words) if words else "any value"
 
 
-def _walk(
-    location: Iterable[str | int], root: dict[str, Any]
-) -> tuple[list[str | int], list[dict[str, Any]]]:
-    """Keep the parts of a pydantic error location that are keys or indexes (drop union tags).
-
-    Returns:
-        The key path, and the schemas that apply at its end (empty when unknown).
-    """
-    defs = root.get("$defs", {})
-    parts: list[str | int] = []
-    candidates: list[dict[str, Any]] = [root]
-    for part in location:
-        expanded = _expand(candidates, defs)
-        if isinstance(part, int):
-            candidates = [
-                schema["items"] for schema in expanded if isinstance(schema.get("items"), dict)
-            ]
-            parts.append(part)
-            continue
-        named = [
-            schema["properties"][part]
-            for schema in expanded
-            if isinstance(schema.get("properties"), dict) and part in schema["properties"]
-        ]
-        extra = [
-            schema["additionalProperties"]
-            for schema in expanded
-            if isinstance(schema.get("additionalProperties"), dict)
-        ]
-        open_mapping = any(schema.get("additionalProperties") is True for schema in expanded)
-        if named or extra or open_mapping or not expanded:
-            parts.append(part)
-            candidates = named or extra
-        # otherwise the part is a union member tag such as 'int' or 'function-after[...]'
-    return parts, candidates
-
-
 def _accepted_keys(schemas: list[dict[str, Any]], defs: dict[str, Any]) -> list[str]:
     keys: list[str] = []
-    for schema in _expand(schemas, defs):
+    for schema in expand_schemas(schemas, {"$defs": defs}):
         properties = schema.get("properties")
         if isinstance(properties, dict):
             keys.extend(key for key in properties if key not in keys)
@@ -239,7 +194,7 @@ def problems_from_validation_error(
         location = tuple(detail["loc"])
         kind = detail["type"]
         if kind in ("extra_forbidden", "missing") and location and isinstance(location[-1], str):
-            parent, parent_schemas = _walk(location[:-1], schema)
+            parent, parent_schemas = walk_location(location[:-1], schema)
             key = location[-1]
             path: KeyPath = (*parent, key)
             if kind == "extra_forbidden":
@@ -247,14 +202,14 @@ def problems_from_validation_error(
             else:
                 fields = [
                     item["properties"][key]
-                    for item in _expand(parent_schemas, defs)
+                    for item in expand_schemas(parent_schemas, schema)
                     if isinstance(item.get("properties"), dict) and key in item["properties"]
                 ]
                 accepted = describe_schema(fields[0], defs) if fields else "any value"
                 expected = f" (expected {accepted})" if accepted != "any value" else ""
                 message = f"missing required {noun} {key!r}{expected}"
         else:
-            parts, schemas = _walk(location, schema)
+            parts, schemas = walk_location(location, schema)
             path = tuple(parts)
             shown = show_value(detail.get("input"), secret=is_secret(path, detail.get("input")))
             if kind in ("value_error", "assertion_error") or not schemas:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from gent_core._bounded import CONFIG_FILE, read_file
+from gent_core._bounded import CONFIG_FILE, read_text_file
 from gent_core._config.describe import problems_from_validation_error, show_value
 from gent_core._config.models import AgentConfig
 from gent_core._config.secrets import (
@@ -203,6 +203,22 @@ def _locate(
     )
 
 
+def syntax_problem(error: YAMLSyntaxError, source: str) -> ConfigProblem:
+    """A YAML file's syntax error as a problem located in ``source`` (line, column, key):
+    for the configuration and the ``gent eval`` suites alike.
+    """
+    mark = error.mark
+    return ConfigProblem(
+        error.message,
+        Location(
+            file=source,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            key=format_key(error.path) or None,
+        ),
+    )
+
+
 def parse_config(
     text: str,
     *,
@@ -239,22 +255,17 @@ def parse_config(
     try:
         document = read_document(text, os.environ if environ is None else environ)
     except YAMLSyntaxError as error:
+        problem = syntax_problem(error, source)
         mark = error.mark
-        location = Location(
-            file=source,
-            line=mark.line if mark else None,
-            column=mark.column if mark else None,
-            key=format_key(error.path) or None,
-        )
-        message = error.message
         lines = text.splitlines()
         if (
-            message.startswith("invalid YAML")
+            problem.message.startswith("invalid YAML")
             and mark
             and "${" in "".join(lines[max(mark.line - 2, 0) : mark.line])
         ):
-            message += " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
-        _raise([ConfigProblem(message, location)])
+            hint = " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
+            problem = ConfigProblem(problem.message + hint, problem.location)
+        _raise([problem])
     if document.data is None and not document.problems:
         _raise(
             [
@@ -368,25 +379,12 @@ def load_config(
     """
     source = os.fspath(path)
     file = Path(source)
-    hint = None
     try:
-        text = read_file(file, CONFIG_FILE, environ=environ).decode("utf-8")
-    except FileNotFoundError:
-        message = "config file not found"
-    except IsADirectoryError:
-        message = "is a directory, not a config file"
-    except UnicodeDecodeError as error:
-        message = f"not UTF-8 text (byte {error.start})"
-    except OSError as error:
-        message = f"cannot read the config file: {error.strerror or error}"
-    except InputError as error:  # larger than the limit, or the limit's variable is wrong
-        message, hint = error.problem, error.hint
-    else:
-        return parse_config(
-            text,
-            source=source,
-            base_dir=file.parent.resolve(),
-            environ=environ,
-            defaults=defaults,
-        )
-    raise ConfigError(problems=[ConfigProblem(message, Location(file=source))], hint=hint)
+        text = read_text_file(file, CONFIG_FILE, environ=environ)
+    except InputError as error:
+        raise ConfigError(
+            problems=[ConfigProblem(error.problem, Location(file=source))], hint=error.hint
+        ) from None
+    return parse_config(
+        text, source=source, base_dir=file.parent.resolve(), environ=environ, defaults=defaults
+    )

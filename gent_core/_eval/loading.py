@@ -18,9 +18,9 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
-from gent_core._bounded import SUITE_FILE, read_file
+from gent_core._bounded import SUITE_FILE, read_text_file
 from gent_core._config.describe import problems_from_validation_error, unknown_problem
-from gent_core._config.loading import format_key
+from gent_core._config.loading import format_key, syntax_problem
 from gent_core._config.yamldoc import KeyPath, Mark, YAMLSyntaxError, read_document
 from gent_core._eval.checks import CHECK_KINDS, Check, PythonCheck
 from gent_core._eval.suite import Suite, SuiteModel, Task, TaskModel
@@ -183,14 +183,7 @@ def parse_suite(
     try:
         document = read_document(text, os.environ if environ is None else environ)
     except YAMLSyntaxError as error:
-        mark = error.mark
-        location = Location(
-            file=source,
-            line=mark.line if mark else None,
-            column=mark.column if mark else None,
-            key=format_key(error.path) or None,
-        )
-        raise SuiteError([ConfigProblem(error.message, location)]) from None
+        raise SuiteError([syntax_problem(error, source)]) from None
     reader = _Reader(source, document.marks)
     for path, message, mark in document.problems:
         location = reader.location(path)
@@ -289,16 +282,8 @@ def load_suite(path: str | os.PathLike[str], *, environ: Mapping[str, str] | Non
     source = os.fspath(path)
     file = Path(source)
     try:
-        text = read_file(file, SUITE_FILE, environ=environ).decode("utf-8")
-    except FileNotFoundError:
-        _fail(source, "suite file not found")
-    except IsADirectoryError:
-        _fail(source, "is a directory, not a suite file")
-    except UnicodeDecodeError as error:
-        _fail(source, f"not UTF-8 text (byte {error.start})")
-    except OSError as error:
-        _fail(source, f"cannot read the suite file: {error.strerror or error}")
-    except InputError as error:  # larger than the limit, or the limit's variable is wrong
+        text = read_text_file(file, SUITE_FILE, environ=environ)
+    except InputError as error:  # not found, unreadable, not UTF-8, too large
         _fail(source, error.problem, error.hint)
     suite = parse_suite(text, source=source, directory=file.parent.resolve(), environ=environ)
     return Suite(suite.name, file, suite.tasks, suite.description)

@@ -12,6 +12,10 @@ Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outp
 :func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool) and
 :func:`run_cli` (the ``gent`` command, in this process).
 
+Test doubles of the contracts (:mod:`gent_core.testing._doubles`): :class:`PlainFormat`, a
+format that writes ``[name]`` sections (to format observations and prompts) and reads
+nothing, and :class:`StubChain`, a tool chain of bare tool names, one per line.
+
 The conformance kit (:mod:`gent_core.testing._conformance`): :class:`FormatConformance`,
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
 plugin's tests subclass to check its component against the contract, and
@@ -32,6 +36,8 @@ _EXPORTS: dict[str, str] = {
     "ChainConformance": "gent_core.testing._conformance",
     "FormatConformance": "gent_core.testing._conformance",
     "KIT_TOOLS": "gent_core.testing._conformance",
+    "PlainFormat": "gent_core.testing._doubles",
+    "StubChain": "gent_core.testing._doubles",
     "TerminationConformance": "gent_core.testing._conformance",
     "assert_linear": "gent_core.testing._conformance",
     "best_cpu_times": "gent_core.testing._conformance",
@@ -46,13 +52,16 @@ if TYPE_CHECKING:
         assert_linear,
         best_cpu_times,
     )
+    from gent_core.testing._doubles import PlainFormat, StubChain
 
 __all__ = [
     "KIT_TOOLS",
     "ChainConformance",
     "FormatConformance",
+    "PlainFormat",
     "PluginSandbox",
     "ScriptedModel",
+    "StubChain",
     "TerminationConformance",
     "assert_linear",
     "best_cpu_times",

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from gent_core._schema_walk import expand_schemas, walk_location
 from gent_core.tools._arguments import (
     TYPE_WORDS,
     ArgumentProblem,
@@ -42,76 +43,10 @@ _EXPECTED: dict[str, str] = {
 }
 
 
-def _expand(schemas: list[dict[str, Any]], root: dict[str, Any]) -> list[dict[str, Any]]:
-    """Resolve ``$ref`` pointers and flatten ``anyOf``/``oneOf``/``allOf`` branches."""
-    result: list[dict[str, Any]] = []
-    stack = list(reversed(schemas))
-    seen = 0
-    while stack and seen < 64:
-        seen += 1
-        schema = stack.pop()
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
-            if isinstance(target, dict):
-                stack.append(target)
-            continue
-        branches = [
-            branch
-            for key in ("anyOf", "oneOf", "allOf")
-            for branch in schema.get(key, [])
-            if isinstance(branch, dict)
-        ]
-        stack.extend(reversed(branches))
-        result.append(schema)
-    return result
-
-
-def _walk(
-    location: tuple[str | int, ...], root: dict[str, Any]
-) -> tuple[list[str | int], list[dict[str, Any]]]:
-    """Keep the parts of ``location`` that are argument names or indexes (not union tags).
-
-    Returns:
-        The path parts, and the schemas that apply at the end of the path.
-    """
-    parts: list[str | int] = []
-    candidates = [root]
-    for part in location:
-        expanded = _expand(candidates, root)
-        if isinstance(part, int):
-            items = [
-                schema["items"] for schema in expanded if isinstance(schema.get("items"), dict)
-            ]
-            items += [
-                schema["prefixItems"][part]
-                for schema in expanded
-                if isinstance(schema.get("prefixItems"), list) and part < len(schema["prefixItems"])
-            ]
-            parts.append(part)
-            candidates = items
-            continue
-        named = [
-            schema["properties"][part]
-            for schema in expanded
-            if isinstance(schema.get("properties"), dict) and part in schema["properties"]
-        ]
-        extra = [
-            schema["additionalProperties"]
-            for schema in expanded
-            if isinstance(schema.get("additionalProperties"), dict)
-        ]
-        if named or extra or not expanded:
-            parts.append(part)
-            candidates = named or extra
-        # otherwise the part is a union member tag such as 'int' or 'list[str]'
-    return parts, _expand(candidates, root)
-
-
-def _accepted(schemas: list[dict[str, Any]]) -> list[str]:
+def _accepted(schemas: list[dict[str, Any]], root: dict[str, Any]) -> list[str]:
     return [
         name
-        for schema in schemas
+        for schema in expand_schemas(schemas, root)
         if isinstance(schema.get("properties"), dict)
         for name in schema["properties"]
     ]
@@ -152,13 +87,13 @@ def problems_from_validation_error(
         location = tuple(detail["loc"])
         kind = detail["type"]
         if kind in ("extra_forbidden", "missing") and location and isinstance(location[-1], str):
-            parent_parts, parent_schemas = _walk(location[:-1], schema)
+            parent_parts, parent_schemas = walk_location(location[:-1], schema)
             parent = format_path(parent_parts)
             bucket = unknown if kind == "extra_forbidden" else missing
             bucket.setdefault(parent, []).append(location[-1])
-            accepted[parent] = _accepted(parent_schemas)
+            accepted[parent] = _accepted(parent_schemas, schema)
             continue
-        parts, _ = _walk(location, schema)
+        parts, _ = walk_location(location, schema)
         got = f", got {show_value(detail['input'])}" if kind != "missing" else ""
         others.append(ArgumentProblem(format_path(parts), f"{_expectation(detail)}{got}"))
     problems = [unknown_problem(names, accepted[where], where) for where, names in unknown.items()]

@@ -123,7 +123,8 @@ def test_a_file_turned_into_a_link_loop_is_refused_when_shown(
 
     result = agent.run_sync("q", on_event=swap)
     assert result.ok
-    assert "(refused: the path is a symbolic link loop)" in model.requests[2].messages[-1].text
+    shown = model.requests[2].messages[-1].text
+    assert "(refused: the path runs into a symbolic link loop" in shown
 
 
 def test_the_clipboard_is_capped_and_old_entries_are_removed(
@@ -198,3 +199,44 @@ def test_reading_the_clipboard_never_blocks_the_event_loop(tmp_path: Path) -> No
         assert ticks > 0  # the loop ran while the file was read
 
     asyncio.run(check())
+
+
+@pytest.mark.parametrize("path", ["sub/../notes.txt", "alias.txt"])
+def test_clipboard_paths_follow_the_file_tools_rules(
+    make_agent: MakeAgent, tmp_path: Path, path: str
+) -> None:
+    """One confinement rule (the toolkit's Workspace): a '..' that stays inside and a link
+    that stays inside are accepted, as the file tools accept them; the file is shown by its
+    real path inside the working directory."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "notes.txt").write_text("the notes")
+    (tmp_path / "alias.txt").symlink_to("notes.txt")
+    model = ScriptedModel([action("pin", path=path), "<answer>done</answer>"])
+    result = make_agent(model, tools=[pin]).run_sync("q")
+    assert result.ok
+    assert "path: notes.txt\nthe notes" in model.requests[1].messages[-1].text
+
+
+def test_a_clipboard_link_swapped_to_point_outside_is_refused_when_shown(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "secret.txt").write_text("top secret")
+    (work / "notes.txt").write_text("v1")
+    model = ScriptedModel(
+        [action("pin", path="notes.txt"), action("remember", text="x"), "<answer>k</answer>"]
+    )
+    agent = make_agent(model, tools=[pin, remember], working_directory=work)
+
+    def swap(event: object) -> None:
+        from gent_core._agent import StepStarted
+
+        if isinstance(event, StepStarted) and event.step == 2:
+            (work / "notes.txt").unlink()
+            (work / "notes.txt").symlink_to("../secret.txt")
+
+    agent.run_sync("q", on_event=swap)
+    shown = model.requests[2].messages[-1].text
+    assert "top secret" not in shown
+    assert "(refused: the symbolic link 'notes.txt' points outside the working" in shown

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +49,60 @@ def test_scripted_model_out_of_outputs_is_a_model_error() -> None:
 def test_fixture_gives_an_isolated_manager(gent_plugins: PluginSandbox) -> None:
     assert gent_plugins.manager.plugin_infos == {}
     assert gent_plugins.registry().names("termination") == []
+
+
+def test_the_kits_examples_follow_the_hypothesis_profile_in_use(tmp_path: Path) -> None:
+    """The conformance kit runs as many examples as the profile chosen with pytest's
+    ``--hypothesis-profile`` (not a hard-coded 150), a quarter of them for its expensive
+    property."""
+    (tmp_path / "conftest.py").write_text(
+        "from hypothesis import settings\n"
+        "settings.register_profile('gent-kit-few', max_examples=8)\n"
+    )
+    (tmp_path / "test_kit_profile.py").write_text(
+        "from gent_core.testing._conformance import chains, formats, terminations\n"
+        "\n"
+        "def test_profile() -> None:\n"
+        "    assert formats._SETTINGS.max_examples == 8\n"
+        "    assert terminations._SETTINGS.max_examples == 8\n"
+        "    assert chains._SETTINGS.max_examples == 8\n"
+        "    cut = chains.ChainConformance.test_a_truncated_call_is_never_returned\n"
+        "    assert cut._hypothesis_internal_use_settings.max_examples == 2\n"
+    )
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    for profile, expected in (("gent-kit-few", "1 passed"), ("default", "1 failed")):
+        done = subprocess.run(
+            [*command, f"--hypothesis-profile={profile}", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=300,
+            check=False,
+        )
+        assert expected in done.stdout, done.stdout + done.stderr
+
+
+def test_the_plain_format_writes_nested_sections_and_refuses_to_parse() -> None:
+    from gent_core.sections import FormattedSection
+    from gent_core.testing import PlainFormat
+
+    fmt = PlainFormat()
+    text = fmt.format_sections(
+        [FormattedSection("observation", children=[FormattedSection("add", "5")])]
+    )
+    assert text == "[observation]\n  [add]\n  5"
+    with pytest.raises(NotImplementedError, match="only writes"):
+        fmt.parse(text, ["observation"])
+
+
+def test_the_stub_chain_reads_and_writes_bare_tool_names() -> None:
+    from gent_core.testing import StubChain
+    from gent_core.toolchain import ToolCall, has_toolchain
+
+    chain = StubChain(guidance="Name a tool.")
+    calls = chain.parse("\n search \n\nfetch\n")
+    assert [(call.tool, call.id) for call in calls] == [("search", "call_0"), ("fetch", "call_1")]
+    assert chain.format_calls(calls) == "search\nfetch"
+    assert chain.guidance == "Name a tool." and has_toolchain([chain])
+    with pytest.raises(ValueError, match="cannot write arguments"):
+        chain.format_calls([ToolCall("search", {"query": "x"})])

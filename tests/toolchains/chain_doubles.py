@@ -1,4 +1,5 @@
-"""Test doubles for the tool-chain tests: small Tool subclasses and a tiny TextFormat."""
+"""Test doubles for the tool-chain tests: small Tool subclasses (the format is the kit's
+:class:`~gent_core.testing.PlainFormat`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import yaml
 
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, Location
-from gent_core.formats import IncrementalParser, TextFormat
-from gent_core.sections import FormattedSection, ParseResult, Section
 from gent_core.toolchain import ToolChain
 from gent_core.tools._threads import run_sync
 from gent_core.tools.base import Tool
@@ -110,47 +109,6 @@ def async_tool(name: str, function: Callable[..., Any], **properties: str) -> Fa
 async def never_returns() -> str:
     await asyncio.Event().wait()
     return "unreachable"
-
-
-class BracketFormat(TextFormat):
-    """A tiny format writing ``[name]`` headers, enough for formatting observations.
-
-    Nested children are indented by two spaces. Parsing is not part of these tests, so the
-    parsing methods refuse to run.
-    """
-
-    name = "brackets"
-
-    def describe(self, sections: Sequence[Section]) -> str:
-        return "\n".join(f"[{section.name}] {section.guidance}" for section in sections)
-
-    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
-        raise AssertionError("BracketFormat.parse is not used by the tool-chain tests")
-
-    def incremental_parser(self, sections: Sequence[Section | str]) -> IncrementalParser:
-        raise AssertionError("BracketFormat.incremental_parser is not used by these tests")
-
-    def format_section(
-        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
-    ) -> str:
-        return f"[{name}]\n{content}"
-
-    def format_sections(self, sections: Sequence[FormattedSection]) -> str:
-        parts = []
-        for section in sections:
-            body = section.content
-            if section.children:
-                inner = self.format_sections(section.children)
-                body = "\n".join(filter(None, [body, _indent(inner)]))
-            parts.append(self.format_section(section.name, body))
-        return "\n".join(parts)
-
-    def stop_sequences(self, sections: Sequence[str]) -> list[str]:
-        return []
-
-
-def _indent(text: str) -> str:
-    return "\n".join("  " + line if line else line for line in text.splitlines())
 
 
 def write_calls(chain: ToolChain, calls: Sequence[tuple[str, Mapping[str, Any]]]) -> str:

@@ -22,10 +22,10 @@ from gent_core.errors import (
     UnknownToolError,
 )
 from gent_core.messages import ImagePart
+from gent_core.testing import PlainFormat
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.result import ToolResult
 from tests.toolchains.chain_doubles import (
-    BracketFormat,
     FakeTool,
     async_tool,
     echo_tool,
@@ -33,7 +33,7 @@ from tests.toolchains.chain_doubles import (
     write_calls,
 )
 
-FORMAT = BracketFormat()
+FORMAT = PlainFormat()
 
 GUARD = 30.0
 """Seconds a test waits for an event that comes at once when the code works: a guard against

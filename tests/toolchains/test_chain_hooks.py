@@ -14,13 +14,13 @@ from gent_core import hookimpl
 from gent_core._execution import ToolCallDeniedError, execute_action
 from gent_core._plugins.decisions import ToolCallDecision
 from gent_core.context import ExecutionContext
-from gent_core.testing import PluginSandbox
+from gent_core.testing import PlainFormat, PluginSandbox
 from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
 from gent_core.tools.base import Tool
 from gent_core.tools.result import ToolResult
-from tests.toolchains.chain_doubles import BracketFormat, echo_tool, write_calls
+from tests.toolchains.chain_doubles import echo_tool, write_calls
 
-FORMAT = BracketFormat()
+FORMAT = PlainFormat()
 
 
 CHAIN_TYPES: list[type[ToolChain]] = [JSONToolChain, YAMLToolChain]

@@ -14,13 +14,12 @@ from gent_yaml import YAMLToolChain
 from gent_core._execution import execute_action
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError, ToolExecutionError
-from gent_core.testing import PluginSandbox
+from gent_core.testing import PlainFormat, PluginSandbox
 from gent_core.toolchain import ToolChain
 from gent_core.tools import tool
 from gent_core.tools.result import ToolResult
-from tests.toolchains.chain_doubles import BracketFormat
 
-FORMAT = BracketFormat()
+FORMAT = PlainFormat()
 
 
 def registry_chain(sandbox: PluginSandbox, chain: str) -> ToolChain:

@@ -18,11 +18,12 @@ from gent_core._execution import TooManyCallsError, execute_calls
 from gent_core.context import ExecutionContext, Limits
 from gent_core.errors import ToolExecutionError, ToolTimeoutError
 from gent_core.messages import ImagePart
+from gent_core.testing import PlainFormat
 from gent_core.toolchain import ToolCall, ToolChainResult
 from gent_core.tools.result import ToolResult
-from tests.toolchains.chain_doubles import BracketFormat, async_tool
+from tests.toolchains.chain_doubles import async_tool
 
-FORMAT = BracketFormat()
+FORMAT = PlainFormat()
 
 
 def execute(tmp_path: Path, *tools: Any, calls: list[ToolCall], **limits: Any) -> ToolChainResult:

@@ -14,7 +14,9 @@ A plugin's test module subclasses one of them and names only its component::
 * :class:`FormatConformance`: formatting and parsing round trips, streaming equal to one-shot
   parsing for every chunking, linear time on adversarial input (CPU-time ratios), only
   documented errors, the format's grammar accepting its own example, ``describe`` naming
-  every section, stop sequences, truncation and observations.
+  every section, stop sequences, truncation and observations, names matched
+  case-insensitively, a repeated section read each time, ``NoSectionsFoundError`` for text
+  without sections.
 * :class:`ChainConformance`: the ``format_calls`` / ``parse`` round trip, a truncated call
   never returned, example calls that are concrete, valid and parse, and a grammar that
   accepts them and whose every output parses into valid calls.

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import hypothesis.strategies as st
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from gent_core._grammar.builder import GrammarBuilder
 from gent_core._grammar.check import check_gbnf
@@ -17,22 +17,14 @@ from gent_core._grammar.match import GrammarMatcher
 from gent_core._grammar.sample import sample
 from gent_core._guidance import guidance_calls
 from gent_core.errors import ParseError
+from gent_core.testing._conformance.settings import kit_settings
 from gent_core.testing._conformance.tools import KIT_TOOLS
 from gent_core.toolchain import ToolCall, ToolChain
 from gent_core.tools.base import Tool
 
 __all__ = ["ChainConformance", "call_lists"]
 
-_SETTINGS = settings(
-    max_examples=120,
-    deadline=None,
-    # One kit method runs for every subclass (each plugin's component): by design.
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.differing_executors,
-    ],
-)
+_SETTINGS = kit_settings()
 _PLACEHOLDER = re.compile(r"^<[^<>]*>$")
 _TEXT = st.text(st.characters(codec="utf-8"), max_size=30)
 _KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,10}", fullmatch=True)
@@ -144,7 +136,7 @@ class ChainConformance:
                 expected = _pairs(calls)[: len(found)]
                 assert _pairs(found) == expected, f"a cut call was returned from:\n{prefix}"
 
-    @settings(_SETTINGS, max_examples=25)
+    @kit_settings(0.25)
     @given(calls=call_lists())
     def test_a_truncated_call_is_never_returned(self, calls: list[ToolCall]) -> None:
         """Every cut of written calls is a documented error or gives only complete calls (unless the

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import hypothesis.strategies as st
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given
 
 from gent_core._grammar.agent import agent_grammar
 from gent_core._grammar.check import check_gbnf
@@ -25,20 +26,12 @@ from gent_core.sections import (
     SectionStarted,
     TextSection,
 )
+from gent_core.testing._conformance.settings import kit_settings
 from gent_core.testing._conformance.timing import assert_linear
 
 __all__ = ["FormatConformance"]
 
-_SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    # One kit method runs for every subclass (each plugin's component): by design.
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.differing_executors,
-    ],
-)
+_SETTINGS = kit_settings()
 # Section names include tool names, which may hold dots (an observation's ``math.factorial``).
 _NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,11}(\.[a-z_][a-z0-9_]{0,5})?", fullmatch=True)
 _PLACEHOLDER = "GENTCONTENT7F3A"
@@ -148,6 +141,44 @@ class FormatConformance:
         assert [(s.name, s.content) for s in parsed] == [
             (name, text.strip()) for name, text in zip(chosen, contents, strict=True)
         ], written
+
+    def test_names_are_matched_case_insensitively(self) -> None:
+        """A section written under another casing of a registered name is read, and named with
+        the registered spelling (``parse`` matches names case-insensitively).
+        """
+        fmt = self.make_format()
+        for name in self.section_names:
+            written = fmt.format_section(name.swapcase(), "some content")
+            parsed = fmt.parse(written, [name])
+            assert [section.name for section in parsed] == [name], written
+            assert parsed.sections[0].content == "some content", written
+
+    def test_a_repeated_section_comes_back_each_time_in_order(self) -> None:
+        """A section written twice, around another, is read twice, in the order written."""
+        fmt = self.make_format()
+        first, second = self.section_names[0], self.section_names[-1]
+        written = fmt.format_sections(
+            [
+                FormattedSection(first, "one"),
+                FormattedSection(second, "between"),
+                FormattedSection(first, "two"),
+            ]
+        )
+        parsed = fmt.parse(written, self._sections())
+        assert [(s.name, s.content) for s in parsed] == [
+            (first, "one"),
+            (second, "between"),
+            (first, "two"),
+        ], written
+
+    def test_text_without_sections_raises_no_sections_found(self) -> None:
+        """Text holding none of the sections raises
+        :class:`~gent_core.errors.NoSectionsFoundError`, with a message for the model.
+        """
+        fmt = self.make_format()
+        with pytest.raises(NoSectionsFoundError) as caught:
+            fmt.parse("Just some words, and no section at all.", self._sections())
+        assert caught.value.model_message.strip()
 
     def test_observation_wraps_results_and_is_empty_without_them(self) -> None:
         """``format_observation`` writes nothing without results, else an observation section that

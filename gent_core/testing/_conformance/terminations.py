@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import hypothesis.strategies as st
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from gent_core._grammar.builder import GrammarBuilder
 from gent_core._grammar.check import check_gbnf
@@ -18,19 +18,11 @@ from gent_core._grammar.match import GrammarMatcher
 from gent_core._grammar.sample import sample
 from gent_core.errors import TerminationError
 from gent_core.termination import Termination
+from gent_core.testing._conformance.settings import kit_settings
 
 __all__ = ["TerminationConformance"]
 
-_SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    # One kit method runs for every subclass (each plugin's component): by design.
-    suppress_health_check=[
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-        HealthCheck.differing_executors,
-    ],
-)
+_SETTINGS = kit_settings()
 _DRAFT = "The calculator tool returned 42, so the answer is 42."
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import dumps_json, for_example, guidance_calls, read_json_calls
+from gent_core.toolkit import call_guidance, dumps_json, read_json_calls
 from gent_core.tools.base import Tool
 
 if TYPE_CHECKING:
@@ -43,21 +43,13 @@ class JSONToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The JSON call syntax with an example, then every tool with its arguments."""
-        examples = guidance_calls(self)
-        lines = [
-            'Call tools by writing JSON: an object with "tool" (the tool\'s name) and "args" '
-            f"(its arguments), {for_example(self, examples)}",
-            self.format_calls(examples[:1]),
-            "To call several tools, or one tool several times, in one step, write a list of calls:",
-            self.format_calls(examples),
-        ]
-        lines += [
-            "Write only the JSON here. Each result comes back in the observation, in a "
-            "section named after the tool.",
-            "Available tools:",
-            self.describe_tools() or "(none)",
-        ]
-        return "\n".join(lines)
+        return call_guidance(
+            self,
+            syntax='Call tools by writing JSON: an object with "tool" (the tool\'s name) and '
+            '"args" (its arguments), ',
+            several="write a list of calls",
+            written="the JSON",
+        )
 
     def parse(self, content: str) -> list[ToolCall]:
         """Read the JSON calls in ``content`` (ids ``call_0``, ``call_1``...).

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
 from gent_json import JSONToolChain, plugin
 
 from gent_core.context import ExecutionContext
-from gent_core.formats import IncrementalParser, TextFormat
-from gent_core.sections import FormattedSection, ParseResult, Section
-from gent_core.testing import PluginSandbox
+from gent_core.testing import PlainFormat, PluginSandbox
 from gent_core.toolkit import execute_action
 from gent_core.tools import tool
 
@@ -21,35 +18,6 @@ from gent_core.tools import tool
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
-
-
-class _Plain(TextFormat):
-    """Only what an observation needs: ``name: content`` lines."""
-
-    name = "plain"
-
-    def describe(self, sections: Sequence[Section]) -> str:
-        raise AssertionError("unused")
-
-    def parse(self, text: str, sections: Sequence[Section | str]) -> ParseResult:
-        raise AssertionError("unused")
-
-    def incremental_parser(self, sections: Sequence[Section | str]) -> IncrementalParser:
-        raise AssertionError("unused")
-
-    def format_section(
-        self, name: str, content: str, *, attributes: Mapping[str, str] | None = None
-    ) -> str:
-        return f"{name}: {content}"
-
-    def format_sections(self, sections: Sequence[FormattedSection]) -> str:
-        return "\n".join(
-            self.format_section(s.name, s.content or self.format_sections(s.children))
-            for s in sections
-        )
-
-    def stop_sequences(self, sections: Sequence[str]) -> list[str]:
-        return []
 
 
 def test_the_plugin_registers_the_json_toolchain(gent_plugins: PluginSandbox) -> None:
@@ -71,9 +39,9 @@ def test_a_call_runs_end_to_end(tmp_path: Path) -> None:
             chain,
             '```json\n[{"tool": "add", "args": {"a": 2, "b": 3}}, {"name": "add", '
             '"arguments": "{\\"a\\": 1, \\"b\\": 1}"}]\n```',
-            _Plain(),
+            PlainFormat(),
             ExecutionContext(tmp_path),
         )
     )
     assert [r.output for r in result.results] == [5, 2]
-    assert result.text == "observation: add: 5\nadd: 2"
+    assert result.text == "[observation]\n  [add]\n  5\n  [add]\n  2"

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
+from gent_core.toolchain import has_toolchain
 from gent_core.toolkit import format_attributes
 from gent_markdown.lines import MAX_LINE_LENGTH, needs_verbatim, verbatim_block
 from gent_markdown.scanner import MarkdownScanner
@@ -57,12 +58,6 @@ if TYPE_CHECKING:
     from gent_core.toolkit import GrammarBuilder
 
 __all__ = ["MarkdownFormat"]
-
-
-def _is_toolchain(section: Section | str) -> bool:
-    from gent_core.toolchain import ToolChain
-
-    return isinstance(section, ToolChain)
 
 
 def _check_name(name: str) -> None:
@@ -162,7 +157,7 @@ class MarkdownFormat(TextFormat):
             "- Write only the sections this step needs, in the order shown. Text before the "
             "first section header is ignored.",
         ]
-        if any(_is_toolchain(section) for section in sections):
+        if has_toolchain(sections):
             lines.append(
                 f"- Never write `{hashes} {self.observation_name}` yourself: tool results come "
                 "back to you under that header."

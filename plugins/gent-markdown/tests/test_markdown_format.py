@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from gent_core import TextTermination
 from gent_core.sections import FormattedSection, TextSection
-from gent_core.toolchain import ToolCall, ToolChain
+from gent_core.testing import StubChain
 
 FMT = MarkdownFormat()
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -188,20 +188,6 @@ def test_nested_sections_come_back_level_by_level(sections: list[FormattedSectio
 # --------------------------------------------------------------------------- describe
 
 
-class _Chain(ToolChain):
-    """The smallest tool chain: describe() only needs to recognise one."""
-
-    @property
-    def guidance(self) -> str:
-        return "Call tools as JSON."
-
-    def parse(self, content: str) -> list[ToolCall]:
-        return []
-
-    def format_calls(self, calls: Sequence[ToolCall]) -> str:
-        return ""
-
-
 def readme_sections() -> list[TextSection | TextTermination]:
     return [
         TextSection("thinking", "Think step by step about what to do next."),
@@ -224,7 +210,7 @@ def test_describe_lists_every_section_with_its_guidance() -> None:
 
 
 def test_describe_warns_against_writing_observations_when_there_are_tools() -> None:
-    text = FMT.describe([_Chain(), TextTermination()])
+    text = FMT.describe([StubChain(), TextTermination()])
     assert "Never write `# observation` yourself" in text
 
 

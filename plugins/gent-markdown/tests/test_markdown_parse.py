@@ -43,15 +43,6 @@ def test_lines_that_are_not_headers_are_content(line: str) -> None:
     assert result.get("thinking") == [f"{line}\nmore".strip()]
 
 
-def test_names_use_the_registered_spelling() -> None:
-    assert [s.name for s in parse("# THINKING\nx", ["Thinking"])] == ["Thinking"]
-
-
-def test_repeated_sections_come_back_in_order() -> None:
-    result = parse("# action\n1\n# thinking\nt\n# action\n2")
-    assert result.get("action") == ["1", "2"]
-
-
 def test_text_before_the_first_header_is_outside() -> None:
     result = parse("Sure, here goes.\n# Answer\n42")
     assert result.get("answer") == ["42"]

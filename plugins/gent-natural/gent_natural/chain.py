@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import for_example, format_attributes, guidance_calls
+from gent_core.toolkit import call_guidance, format_attributes
 from gent_natural.tagcalls import read_tag_calls, write_tag_calls
 
 if TYPE_CHECKING:
@@ -57,22 +57,13 @@ class NaturalToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The tag syntax with an example, then every tool with its arguments."""
-        examples = guidance_calls(self)
-        lines = [
-            "Call a tool by writing a <tool_call> tag naming it, with its arguments as a JSON "
-            f"object inside, {for_example(self, examples)}",
-            self.format_calls(examples[:1]),
-            "To call several tools, or one tool several times, in one step, write one tag after "
-            "the other:",
-            self.format_calls(examples),
-        ]
-        lines += [
-            "Write only the tags here. Each result comes back in the observation, in a "
-            "section named after the tool.",
-            "Available tools:",
-            self.describe_tools() or "(none)",
-        ]
-        return "\n".join(lines)
+        return call_guidance(
+            self,
+            syntax="Call a tool by writing a <tool_call> tag naming it, with its arguments as a "
+            "JSON object inside, ",
+            several="write one tag after the other",
+            written="the tags",
+        )
 
     def parse(self, content: str) -> list[ToolCall]:
         """Read the ``<tool_call>`` tags in ``content`` (ids ``call_0``, ``call_1``...).

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import for_example, guidance_calls
+from gent_core.toolkit import call_guidance
 from gent_core.tools.base import Tool
 from gent_pythonic.reader import MAX_CHARS, read_python_calls
 from gent_pythonic.signature import describe_python_tools, parameter_order
@@ -63,25 +63,18 @@ class PythonicToolChain(ToolChain):
         """The call syntax with examples, the accepted values, then every tool as a Python
         signature.
         """
-        examples = guidance_calls(self)
-        lines = [
-            "Call tools by writing Python function calls with keyword arguments, "
-            + for_example(self, examples),
-            self.format_calls(examples[:1]),
-            "To call several tools, or one tool several times, in one step, write one call per "
-            "line:",
-            self.format_calls(examples),
-        ]
-        lines += [
-            'Argument values are literals: "text" in quotes, numbers, True, False, None, '
-            "lists [...] and dicts {...}. Nothing is evaluated: no variables, operators or "
-            "nested calls. Leave out an argument shown with a default to use it.",
-            "Write only the calls here. Each result comes back in the observation, in a "
-            "section named after the tool.",
-            "Available tools:",
-            describe_python_tools(self.tools) or "(none)",
-        ]
-        return "\n".join(lines)
+        return call_guidance(
+            self,
+            syntax="Call tools by writing Python function calls with keyword arguments, ",
+            several="write one call per line",
+            written="the calls",
+            notes=[
+                'Argument values are literals: "text" in quotes, numbers, True, False, None, '
+                "lists [...] and dicts {...}. Nothing is evaluated: no variables, operators or "
+                "nested calls. Leave out an argument shown with a default to use it."
+            ],
+            tool_list=describe_python_tools(self.tools),
+        )
 
     def parse(self, content: str) -> list[ToolCall]:
         """Read the calls in ``content`` (ids ``call_0``, ``call_1``...).

@@ -23,11 +23,12 @@ _EXPORTS = {
     "PathRejectedError": "gent_tools_files.errors",
     "ReadFile": "gent_tools_files.read",
     "SearchText": "gent_tools_files.search",
-    "Workspace": "gent_tools_files.workspace",
+    "Workspace": "gent_core.toolkit",
     "WriteFile": "gent_tools_files.write",
 }
 
 if TYPE_CHECKING:
+    from gent_core.toolkit import Workspace
     from gent_tools_files.errors import (
         BinaryFileError,
         EditMatchError,
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from gent_tools_files.listing import ListDir
     from gent_tools_files.read import ReadFile
     from gent_tools_files.search import SearchText
-    from gent_tools_files.workspace import Workspace
     from gent_tools_files.write import EditFile, WriteFile
 
 __all__ = [

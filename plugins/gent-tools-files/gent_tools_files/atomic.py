@@ -17,10 +17,18 @@ import os
 import secrets
 import stat
 
-from gent_tools_files._flags import BINARY, CLOEXEC, DIR_FLAGS, NOFOLLOW, USE_DIR_FD
+from gent_core.toolkit import (
+    BINARY,
+    CLOEXEC,
+    DIR_FLAGS,
+    NOFOLLOW,
+    USE_DIR_FD,
+    Target,
+    Workspace,
+    same_file,
+)
 from gent_tools_files.errors import FileToolError
 from gent_tools_files.text import human_size
-from gent_tools_files.workspace import Target, Workspace, same_file
 
 __all__ = ["WRITE_HINT", "check_write_size", "write_atomic"]
 

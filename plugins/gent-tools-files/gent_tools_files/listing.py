@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
+from gent_core.toolkit import Workspace
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import FileToolError, PathRejectedError
 from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.globs import Glob, GlobError
 from gent_tools_files.walk import Entry, WalkReport, show_name, walk
-from gent_tools_files.workspace import Workspace
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
+from gent_core.toolkit import Target, Workspace
 from gent_core.tools import ToolResult
 from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
@@ -36,7 +37,6 @@ from gent_tools_files.text import (
     human_size,
     sniff_binary,
 )
-from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext

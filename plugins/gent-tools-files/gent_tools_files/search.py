@@ -34,7 +34,14 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
-from gent_core.toolkit import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
+from gent_core.toolkit import (
+    BoundedPattern,
+    PatternError,
+    PatternTimeoutError,
+    Target,
+    Workspace,
+    compile_pattern,
+)
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
@@ -42,7 +49,6 @@ from gent_tools_files.globs import GlobError
 from gent_tools_files.listing import compile_glob, glob_error
 from gent_tools_files.text import LineReader, ReadLimitReached, human_size, sniff_binary
 from gent_tools_files.walk import WalkReport, show_name, walk
-from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from gent_core.toolkit import Target, Workspace
 from gent_tools_files.atomic import write_atomic
 from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.editing import EditPlan, plan_edit
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES
 from gent_tools_files.text import human_size, sniff_binary
-from gent_tools_files.workspace import Target, Workspace
 
 if TYPE_CHECKING:
     from gent_core.context import ExecutionContext

@@ -15,10 +15,10 @@ import pytest
 from gent_tools_files import EditFile, ListDir, PathRejectedError, ReadFile, SearchText, WriteFile
 from gent_tools_files.atomic import write_atomic
 from gent_tools_files.errors import FileToolError
-from gent_tools_files.workspace import MAX_SYMLINK_HOPS, Workspace
 
 from gent_core.context import ExecutionContext
 from gent_core.testing import run_tool
+from gent_core.toolkit import MAX_SYMLINK_HOPS, Workspace
 from gent_core.tools import Tool, ToolResult
 
 Arguments = Callable[[str], dict[str, Any]]

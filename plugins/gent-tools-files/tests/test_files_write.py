@@ -22,9 +22,9 @@ from gent_tools_files import (
     WriteFile,
 )
 from gent_tools_files.atomic import write_atomic
-from gent_tools_files.workspace import Workspace
 
 from gent_core.errors import InvalidToolArgumentsError
+from gent_core.toolkit import Workspace
 from gent_core.tools import ToolResult
 
 Run = Callable[..., ToolResult]

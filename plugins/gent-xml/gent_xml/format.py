@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
+from gent_core.toolchain import has_toolchain
 from gent_core.toolkit import format_attributes, name_table
 from gent_xml.scanner import CDATA_CLOSE, CDATA_OPEN, MAX_TAG_LENGTH, XMLScanner
 
@@ -68,12 +69,6 @@ __all__ = ["MAX_TAG_LENGTH", "XMLFormat"]
 
 _TAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 _TAG_LIKE = re.compile(r"<[/A-Za-z_]")  # what could start a tag the strict scanner refuses
-
-
-def _is_toolchain(section: Section | str) -> bool:
-    from gent_core.toolchain import ToolChain
-
-    return isinstance(section, ToolChain)
 
 
 class XMLFormat(TextFormat):
@@ -148,7 +143,7 @@ class XMLFormat(TextFormat):
             "- Write only the sections this step needs, in the order shown. Text outside the "
             "sections is ignored.",
         ]
-        if any(_is_toolchain(section) for section in sections):
+        if has_toolchain(sections):
             lines.append(
                 f"- Never write an <{self.observation_name}> section yourself: tool results "
                 f"come back to you in one."

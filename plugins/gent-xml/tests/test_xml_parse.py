@@ -36,12 +36,6 @@ def test_names_match_case_insensitively_and_use_the_registered_name() -> None:
     assert [(s.name, s.content) for s in result] == [("Thinking", "x"), ("answer", "y")]
 
 
-def test_repeated_sections_come_back_in_order() -> None:
-    result = parse("<action>1</action> <thinking>t</thinking> <action>2</action>")
-    assert result.get("action") == ["1", "2"]
-    assert [s.name for s in result] == ["action", "thinking", "action"]
-
-
 def test_content_is_trimmed_and_outside_text_is_kept_aside() -> None:
     result = parse("Sure! Here it is.\n<answer>\n\n  42 \n</answer>\nHope this helps.")
     assert result.get("answer") == ["42"]

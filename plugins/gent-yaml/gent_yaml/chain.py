@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import for_example, guidance_calls
+from gent_core.toolkit import call_guidance
 from gent_core.tools.base import Tool
 from gent_yaml.calls import read_yaml_calls
 from gent_yaml.dump import dump_yaml
@@ -46,22 +46,16 @@ class YAMLToolChain(ToolChain):
     @property
     def guidance(self) -> str:
         """The YAML call syntax with an example, then every tool with its arguments."""
-        examples = guidance_calls(self)
-        lines = [
-            'Call tools by writing YAML: a mapping with "tool" (the tool\'s name) and "args" '
-            f"(its arguments), {for_example(self, examples)}",
-            self.format_calls(examples[:1]).rstrip("\n"),
-            "To call several tools, or one tool several times, in one step, write a list of calls:",
-            self.format_calls(examples).rstrip("\n"),
-        ]
-        lines += [
-            'Write multi-line text as a block: "content: |" followed by the lines, indented.',
-            "Write only the YAML here. Each result comes back in the observation, in a "
-            "section named after the tool.",
-            "Available tools:",
-            self.describe_tools() or "(none)",
-        ]
-        return "\n".join(lines)
+        return call_guidance(
+            self,
+            syntax='Call tools by writing YAML: a mapping with "tool" (the tool\'s name) and '
+            '"args" (its arguments), ',
+            several="write a list of calls",
+            written="the YAML",
+            notes=[
+                'Write multi-line text as a block: "content: |" followed by the lines, indented.'
+            ],
+        )
 
     def _schema_of(self, name: str) -> dict[str, Any] | None:
         tool = self.get_tool(name)

@@ -1,7 +1,12 @@
 """Confining every path to the working directory, and opening files there without races.
 
+The one implementation of path confinement: the file tools (gent-tools-files) resolve and
+open every path with it, and the agent checks and reads clipboard files with it
+(:meth:`ExecutionContext.workspace <gent_core.context.ExecutionContext.workspace>`). Plugins
+use it as :class:`gent_core.toolkit.Workspace`.
+
 :meth:`Workspace.resolve` turns the path a model wrote into a :class:`Target` inside the
-working directory, or raises :class:`~gent_tools_files.errors.PathRejectedError` saying what
+working directory, or raises :class:`~gent_core._file_errors.PathRejectedError` saying what
 was wrong:
 
 * a NUL byte;
@@ -36,7 +41,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from gent_tools_files._flags import (
+from gent_core._file_errors import RELATIVE_PATH_HINT, FileToolError, PathRejectedError
+from gent_core._open_flags import (
     DIR_FLAGS,
     LINK_ERRNOS,
     NOFOLLOW,
@@ -44,9 +50,8 @@ from gent_tools_files._flags import (
     READ_FLAGS,
     USE_DIR_FD,
 )
-from gent_tools_files.errors import RELATIVE_PATH_HINT, FileToolError, PathRejectedError
 
-__all__ = ["MAX_SYMLINK_HOPS", "Target", "Workspace", "describe_mode"]
+__all__ = ["MAX_SYMLINK_HOPS", "Target", "Workspace", "describe_mode", "same_file"]
 
 MAX_SYMLINK_HOPS = 40
 """Symbolic links followed on one path before it is called a loop (Linux's own limit)."""
@@ -396,7 +401,11 @@ class Workspace:
 
     def _rejected(self, raw: str, problem: str, reason: str) -> PathRejectedError:
         return PathRejectedError(
-            f"Path {_show(raw)} refused: {problem}.", tool=self.tool, path=raw, reason=reason
+            f"Path {_show(raw)} refused: {problem}.",
+            tool=self.tool,
+            path=raw,
+            reason=reason,
+            problem=problem,
         )
 
     def _escape(self, raw: str, via_link: str | None) -> PathRejectedError:
@@ -409,7 +418,8 @@ class Workspace:
             )
         return self._rejected(
             raw,
-            "'..' climbs above the working directory; only paths inside it are accepted",
+            "'..' climbs above the working directory, to a path outside the working "
+            "directory; only paths inside it are accepted",
             "parent",
         )
 

@@ -1,4 +1,5 @@
-"""The :func:`os.open` flags the file tools use, and whether ``dir_fd`` walks are possible.
+"""The :func:`os.open` flags of confined file access (:mod:`gent_core._workspace`, the file
+tools' writes), and whether ``dir_fd`` walks are possible.
 
 Flags a platform lacks are 0 (Windows has no ``O_NOFOLLOW``, POSIX no ``O_BINARY``).
 """
@@ -24,7 +25,9 @@ NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
 """Never block in ``open`` (a FIFO without a writer would block forever)."""
 CLOEXEC: int = getattr(os, "O_CLOEXEC", 0)
+"""Close the descriptor in child processes (a tool's subprocess never inherits it)."""
 BINARY: int = getattr(os, "O_BINARY", 0)
+"""Read and write bytes as they are (Windows would translate line ends otherwise)."""
 _DIRECTORY: int = getattr(os, "O_DIRECTORY", 0)
 _NOCTTY: int = getattr(os, "O_NOCTTY", 0)
 

@@ -41,7 +41,7 @@ DEMO_PLUGINS = ("gent-llamacpp", "gent-xml", "gent-json", "gent-tools-basic")
 
 
 def plugin_dirs() -> list[Path]:
-    """Every installable plugin package under plugins/ (the template excluded)."""
+    """Every installable plugin package under plugins/ (folders starting with "_" excluded)."""
     return sorted(
         path.parent
         for path in (ROOT / "plugins").glob("*/pyproject.toml")

@@ -34,11 +34,18 @@ REPO = Path(__file__).resolve().parents[1]
 for path in (REPO, REPO / "plugins" / "gent-natural"):
     sys.path.insert(0, str(path))
 
-from gent_natural import TextReader, read_text, stream_text_events, to_native, to_text  # noqa: E402
+from gent_natural import (  # noqa: E402
+    TextReader,
+    messages_from_openai,
+    read_text,
+    stream_text_events,
+    to_native,
+    to_text,
+)
 from gent_natural.events import ToolCallRead  # noqa: E402
 from recorder import Recorder  # noqa: E402
 
-from gent_core._openai_messages import messages_from_openai, messages_to_openai  # noqa: E402
+from gent_core.toolkit import messages_to_openai  # noqa: E402
 
 RECORD = Recorder(
     "bench_natural",

@@ -22,6 +22,8 @@ _EXPORTS: dict[str, str] = {
     "hookspec": "gent_core.hookspecs",
     "GentPluginManager": "gent_core._plugins.manager",
     "PluginInfo": "gent_core._plugins.manager",
+    "InstalledPlugin": "gent_core._plugins.manager",
+    "installed_plugins": "gent_core._plugins.manager",
     "build_plugin_manager": "gent_core._plugins.manager",
     "get_plugin_manager": "gent_core._plugins.manager",
     "Registry": "gent_core._plugins.registry",
@@ -87,6 +89,7 @@ _EXPORTS: dict[str, str] = {
     # errors
     "GentError": "gent_core.errors",
     "ConfigError": "gent_core.errors",
+    "UsageError": "gent_core._cli.errors",
     "Location": "gent_core.errors",
 }
 
@@ -94,6 +97,7 @@ if TYPE_CHECKING:
     from gent_core._agent import Agent
     from gent_core._agent.approval import ApprovalPolicy
     from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
+    from gent_core._cli.errors import UsageError
     from gent_core._config import (
         AgentConfig,
         LoadedConfig,
@@ -107,10 +111,12 @@ if TYPE_CHECKING:
     from gent_core._plugins.decisions import ToolCallDecision
     from gent_core._plugins.manager import (
         GentPluginManager,
+        InstalledPlugin,
         PluginInfo,
         PluginSelection,
         build_plugin_manager,
         get_plugin_manager,
+        installed_plugins,
     )
     from gent_core._plugins.registry import ComponentKind, Registry
     from gent_core._terminations.text import TextTermination
@@ -158,6 +164,8 @@ __all__ = [
     "ComponentKind",
     "ConfigError",
     "PluginSelection",
+    "UsageError",
+    "installed_plugins",
     "parse_config",
     "AgentConfig",
     "BaseTool",
@@ -184,6 +192,7 @@ __all__ = [
     "OutputStructure",
     "ParseResult",
     "ParsedSection",
+    "InstalledPlugin",
     "PluginInfo",
     "Registry",
     "RunResult",

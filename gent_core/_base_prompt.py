@@ -23,7 +23,8 @@ Histories recorded with native function calling are written the way the agent wo
 written them: an assistant message's tool calls as an action section (its text in the
 thinking section), written by the tool chain, and the ``role: tool`` results that follow as
 one observation with a section per tool. In a plain transcript they read ``[calls NAME with
-ARGUMENTS]`` and ``Tool result of NAME: ...``.
+ARGUMENTS]`` and ``Tool result of NAME: ...``, and an image reads
+:data:`~gent_core.messages.IMAGE_OMITTED`.
 
 Every piece of an example is written by the agent's own components: the sections by the
 format, the calls by the tool chain's :meth:`~gent_core.toolchain.ToolChain.format_calls`
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING
 from gent_core._example_choice import choose_positions
 from gent_core._grammar.sections import GrammarUnsupportedError, section_delimiters
 from gent_core._observation import section_name_for
+from gent_core.messages import IMAGE_OMITTED
 from gent_core.sections import FormattedSection
 from gent_core.toolchain import ToolCall
 
@@ -371,27 +373,36 @@ def _first_task(messages: Sequence[Message], fmt: TextFormat) -> str | None:
     return None
 
 
-def _transcript_line(message: Message) -> str:
-    """One message of a plain transcript: ``User: ...``, ``Assistant: ...`` (with a line per
-    native tool call), ``Tool result of NAME: ...``.
+_TRANSCRIPT_LABELS = {"user": "User", "assistant": "Assistant"}
+
+
+def _transcript_text(message: Message) -> str:
+    """A message's text for a plain transcript: a note where it had images (the model reading a
+    transcript sees none), then a line per native tool call (``[calls NAME with ARGUMENTS]``).
     """
     text = message.text.strip()
+    if message.images:
+        text = f"{text}\n{IMAGE_OMITTED}".strip()
+    calls = [f"[calls {call.name} with {call.arguments}]" for call in message.tool_calls]
+    return "\n".join(part for part in [text, *calls] if part)
+
+
+def _transcript_line(message: Message) -> str:
+    """One message of a plain transcript: the system text as it is, ``User: ...``,
+    ``Assistant: ...``, ``Tool result of NAME: ...`` (``(error)`` after the name for a failed
+    call).
+    """
+    text = _transcript_text(message)
+    if message.role == "system":
+        return text
     if message.role == "tool":
         status = " (error)" if message.is_error else ""
         return f"Tool result of {message.name or 'a tool'}{status}: {text}"
-    if message.role == "user":
-        return f"User: {text}"
-    calls = [f"[calls {call.name} with {call.arguments}]" for call in message.tool_calls]
-    return "Assistant: " + "\n".join(part for part in [text, *calls] if part)
+    return f"{_TRANSCRIPT_LABELS[message.role]}: {text}"
 
 
 def _transcript(messages: Sequence[Message]) -> str:
-    lines = []
-    for message in messages:
-        if message.role == "system":
-            lines.append(message.text.strip())
-        else:
-            lines.append(_transcript_line(message))
+    lines = [_transcript_line(message) for message in messages]
     lines.append("Assistant:")
     return "\n\n".join(line for line in lines if line)
 

@@ -1,349 +1,47 @@
-"""Read and write conversations in the OpenAI chat format, exactly.
+"""Write conversations in the OpenAI chat format: one writer for files and for requests.
 
-:func:`messages_from_openai` turns OpenAI chat messages (dicts as the chat-completions API
-takes and returns them) into :class:`~gent_core.messages.Message` objects;
-:func:`messages_to_openai` writes them back. The round trip is exact: for every message this
-module accepts, ``messages_to_openai(messages_from_openai(data)) == data``.
+:func:`messages_to_openai` writes :class:`~gent_core.messages.Message` objects as OpenAI chat
+messages (dicts as the chat-completions API takes them), in one of two forms:
 
-What is read:
+* **exact** (the default), for files and conversions: everything a message holds is written,
+  its :attr:`~gent_core.messages.Message.metadata` keys and ``is_error`` (gent's flag for a
+  failed call, not part of the OpenAI format) included, and in the spelling the source used
+  (remembered under :data:`OPENAI_FORM_KEY`), so that a conversation read from OpenAI
+  messages is written back exactly as it was (gent-natural's reader,
+  ``gent_natural.openai_messages``, reads them);
+* **request** (``request=True``), for a chat-completions server: only the fields of the
+  format (no metadata keys, no ``is_error``), content as one string unless images are sent,
+  ``null`` only beside tool calls.
 
-* ``role``: ``system``, ``developer`` (read as ``system``), ``user``, ``assistant``, ``tool``;
-* ``content``: a string, ``null``, absent, or a list of ``{"type": "text", "text": ...}`` and
-  ``{"type": "image_url", "image_url": {"url": ..., "detail": ...}}`` parts (``data:`` URLs
-  are decoded into image bytes);
-* ``tool_calls`` of assistant messages: ``{"id", "type": "function", "function": {"name",
-  "arguments"}}`` with the arguments as a JSON string (kept exactly as written);
-* ``tool_call_id`` of tool messages, and ``name``;
-* ``is_error`` (``true``) on tool messages: gent's flag for a failed call (not part of the
-  OpenAI format; written only when set);
-* any other key, kept in :attr:`~gent_core.messages.Message.metadata` and written back.
-
-How the source wrote things that have several spellings (``content`` absent or a list
-holding a single text, role ``developer``, ``tool_calls: []``) is remembered under the
-metadata key :data:`FORM_KEY`. Anything else gives an :class:`OpenAIMessageError` naming the
-message, the field and what is accepted.
+With ``images=False`` (a model that does not accept images) each image reads
+:data:`~gent_core.messages.IMAGE_OMITTED` instead.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gent_core.errors import GentError
-from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, Role, TextPart
+from gent_core.messages import (
+    IMAGE_OMITTED,
+    ContentPart,
+    ImagePart,
+    Message,
+    MessageToolCall,
+    TextPart,
+)
 
-__all__ = [
-    "FORM_KEY",
-    "OpenAIMessageError",
-    "message_from_openai",
-    "message_to_openai",
-    "messages_from_openai",
-    "messages_to_openai",
-]
+__all__ = ["OPENAI_FORM_KEY", "message_to_openai", "messages_to_openai"]
 
-FORM_KEY = "gent.openai"
-"""Metadata key remembering how an OpenAI message spelled things that have several spellings,
-so :func:`message_to_openai` writes them the same way (a dict; absent for the usual forms).
+OPENAI_FORM_KEY = "gent.openai"
+"""Metadata key remembering how an OpenAI message spelled things that have several spellings
+(``content`` absent or a list holding a single text, role ``developer``, ``tool_calls: []``),
+so the exact form of :func:`message_to_openai` writes them the same way (a dict; absent for
+the usual forms).
 """
 
-_ROLES: dict[str, Role] = {
-    "system": "system",
-    "developer": "system",
-    "user": "user",
-    "assistant": "assistant",
-    "tool": "tool",
-}
-_MODELED = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
-_CALL_KEYS = frozenset({"id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
-_CALL_FORM = (
-    'Accepted: "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": '
-    '"<tool name>", "arguments": "<the arguments as a JSON string>"}}].'
-)
-_CONTENT_FORM = (
-    'Accepted content: a string, null, or a list of {"type": "text", "text": "..."} and '
-    '{"type": "image_url", "image_url": {"url": "...", "detail": "auto"}} parts.'
-)
-
-
-class OpenAIMessageError(GentError):
-    """An OpenAI chat message that cannot be read.
-
-    Attributes:
-        index: The message's 0-based position in the conversation.
-        field: The offending field (``"tool_calls[0].function.arguments"``), or ``""`` for
-            the message as a whole.
-    """
-
-    def __init__(self, index: int, field: str, problem: str, *, accepted: str = "") -> None:
-        self.index = index
-        self.field = field
-        where = f"message {index}" + (f", field '{field}'" if field else "")
-        super().__init__(f"{where}: {problem}", hint=accepted or None)
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    for type_, name in names.items():
-        if isinstance(value, type_):
-            return name
-    if isinstance(value, (int, float)):
-        return "a number"
-    return type(value).__name__
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def _image_from_url(url: str, detail: str | None) -> ImagePart:
-    if url.startswith("data:") and ";base64," in url:
-        header, _, payload = url.partition(";base64,")
-        media_type = header[len("data:") :] or "application/octet-stream"
-        try:
-            data = base64.b64decode(payload, validate=True)
-        except (binascii.Error, ValueError):
-            return ImagePart(b"", media_type, url=url, detail=detail)
-        image = ImagePart(data, media_type, detail=detail)
-        return image if image.data_url() == url else ImagePart(data, media_type, url, detail)
-    import mimetypes
-
-    guessed = mimetypes.guess_type(url.split("?", 1)[0])[0]
-    return ImagePart(b"", guessed or "application/octet-stream", url=url, detail=detail)
-
-
-def _part(item: Any, index: int, field: str) -> ContentPart:
-    if not isinstance(item, Mapping):
-        raise OpenAIMessageError(
-            index,
-            field,
-            f"a content part must be an object, got {_kind(item)}",
-            accepted=_CONTENT_FORM,
-        )
-    kind = item.get("type")
-    if kind == "text":
-        text = item.get("text")
-        if not isinstance(text, str):
-            raise OpenAIMessageError(
-                index,
-                f"{field}.text",
-                f"must be a string, got {_kind(text)}",
-                accepted=_CONTENT_FORM,
-            )
-        extra = sorted(set(item) - {"type", "text"})
-        if extra:
-            raise OpenAIMessageError(
-                index,
-                field,
-                f"a text part has unsupported keys: {', '.join(extra)}",
-                accepted=_CONTENT_FORM,
-            )
-        return TextPart(text)
-    if kind == "image_url":
-        image = item.get("image_url")
-        extra = sorted(set(item) - {"type", "image_url"})
-        if extra:
-            raise OpenAIMessageError(
-                index,
-                field,
-                f"an image part has unsupported keys: {', '.join(extra)}",
-                accepted=_CONTENT_FORM,
-            )
-        if not isinstance(image, Mapping) or not isinstance(image.get("url"), str):
-            raise OpenAIMessageError(
-                index,
-                f"{field}.image_url",
-                f'must be an object with a "url" string, got {_kind(image)}',
-                accepted=_CONTENT_FORM,
-            )
-        detail = image.get("detail")
-        if (detail is not None and not isinstance(detail, str)) or set(image) - {
-            "url",
-            "detail",
-        }:
-            raise OpenAIMessageError(
-                index,
-                f"{field}.image_url",
-                'only "url" and "detail" (a string) are supported',
-                accepted=_CONTENT_FORM,
-            )
-        return _image_from_url(image["url"], detail)
-    raise OpenAIMessageError(
-        index,
-        f"{field}.type",
-        f"unsupported content part type {kind!r}"
-        if isinstance(kind, str)
-        else f'must be "text" or "image_url", got {_kind(kind)}',
-        accepted=_CONTENT_FORM,
-    )
-
-
-def _content(data: Mapping[str, Any], index: int, form: dict[str, str]) -> tuple[ContentPart, ...]:
-    if "content" not in data:
-        form["content"] = "absent"
-        return ()
-    content = data["content"]
-    if content is None:
-        return ()
-    if isinstance(content, str):
-        return (TextPart(content),)
-    if isinstance(content, list):
-        parts = tuple(_part(item, index, f"content[{n}]") for n, item in enumerate(content))
-        if not parts or (len(parts) == 1 and isinstance(parts[0], TextPart)):
-            form["content"] = "parts"  # a string or null would be written otherwise
-        return parts
-    raise OpenAIMessageError(
-        index,
-        "content",
-        f"must be a string, null or a list of parts, got {_kind(content)}",
-        accepted=_CONTENT_FORM,
-    )
-
-
-def _tool_call(item: Any, index: int, field: str) -> MessageToolCall:
-    if not isinstance(item, Mapping):
-        raise OpenAIMessageError(
-            index, field, f"a tool call must be an object, got {_kind(item)}", accepted=_CALL_FORM
-        )
-    call_id = item.get("id")
-    if not isinstance(call_id, str):
-        raise OpenAIMessageError(
-            index, f"{field}.id", f"must be a string, got {_kind(call_id)}", accepted=_CALL_FORM
-        )
-    kind = item.get("type", "function")
-    if kind != "function":
-        raise OpenAIMessageError(
-            index,
-            f"{field}.type",
-            f'only "function" calls are supported, got {kind!r}',
-            accepted=_CALL_FORM,
-        )
-    function = item.get("function")
-    if not isinstance(function, Mapping):
-        raise OpenAIMessageError(
-            index,
-            f"{field}.function",
-            f"must be an object, got {_kind(function)}",
-            accepted=_CALL_FORM,
-        )
-    name = function.get("name")
-    if not isinstance(name, str) or not name:
-        raise OpenAIMessageError(
-            index,
-            f"{field}.function.name",
-            f"must be a non-empty string, got {_kind(name)}",
-            accepted=_CALL_FORM,
-        )
-    arguments = function.get("arguments")
-    if not isinstance(arguments, str):
-        raise OpenAIMessageError(
-            index,
-            f"{field}.function.arguments",
-            f"must be a string holding the arguments as JSON, got {_kind(arguments)}",
-            accepted=_CALL_FORM,
-        )
-    metadata: dict[str, Any] = {key: value for key, value in item.items() if key not in _CALL_KEYS}
-    extra = {key: value for key, value in function.items() if key not in _FUNCTION_KEYS}
-    if extra:
-        metadata["function"] = extra
-    if "type" not in item:
-        metadata[FORM_KEY] = {"type": "absent"}
-    return MessageToolCall(call_id, name, arguments, metadata)
-
-
-def _tool_calls(
-    data: Mapping[str, Any], role: str, index: int, form: dict[str, str]
-) -> tuple[MessageToolCall, ...]:
-    if "tool_calls" not in data:
-        return ()
-    calls = data["tool_calls"]
-    if calls is None or calls == []:
-        form["tool_calls"] = "null" if calls is None else "empty"
-        return ()
-    if role != "assistant":
-        raise OpenAIMessageError(
-            index, "tool_calls", f"only assistant messages have tool calls, not {role} ones"
-        )
-    if not isinstance(calls, list):
-        raise OpenAIMessageError(
-            index, "tool_calls", f"must be a list, got {_kind(calls)}", accepted=_CALL_FORM
-        )
-    return tuple(_tool_call(item, index, f"tool_calls[{n}]") for n, item in enumerate(calls))
-
-
-def _optional_string(data: Mapping[str, Any], key: str, index: int) -> str | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, str):
-        raise OpenAIMessageError(index, key, f"must be a string, got {_kind(value)}")
-    return value
-
-
-def message_from_openai(data: Any, index: int = 0) -> Message:
-    """Read one OpenAI chat message.
-
-    Args:
-        data: The message (a mapping).
-        index: Its position in the conversation, for error messages.
-
-    Raises:
-        OpenAIMessageError: Naming the message, the field and what is accepted.
-    """
-    if not isinstance(data, Mapping):
-        raise OpenAIMessageError(
-            index, "", f'a message must be an object with a "role", got {_kind(data)}'
-        )
-    raw_role = data.get("role")
-    if raw_role not in _ROLES:
-        accepted = "Accepted roles: system, developer, user, assistant, tool."
-        problem = (
-            "the legacy role 'function' is not supported (use tool_calls and role 'tool')"
-            if raw_role == "function"
-            else f"unknown role {raw_role!r}"
-            if isinstance(raw_role, str)
-            else f"missing or not a string (got {_kind(raw_role)})"
-        )
-        raise OpenAIMessageError(index, "role", problem, accepted=accepted)
-    role = _ROLES[raw_role]
-    form: dict[str, str] = {"role": raw_role} if raw_role != role else {}
-    parts = _content(data, index, form)
-    calls = _tool_calls(data, role, index, form)
-    tool_call_id = _optional_string(data, "tool_call_id", index)
-    if tool_call_id is not None and role != "tool":
-        raise OpenAIMessageError(
-            index, "tool_call_id", f"only tool messages answer a tool call, not {role} ones"
-        )
-    metadata: dict[str, Any] = {key: value for key, value in data.items() if key not in _MODELED}
-    is_error = role == "tool" and metadata.get("is_error") is True
-    if is_error:
-        del metadata["is_error"]
-    if form:
-        metadata[FORM_KEY] = form
-    return Message(
-        role,
-        parts,
-        calls,
-        tool_call_id=tool_call_id,
-        name=_optional_string(data, "name", index),
-        is_error=is_error,
-        metadata=metadata,
-    )
-
-
-def messages_from_openai(data: Iterable[Any]) -> list[Message]:
-    """Read a conversation of OpenAI chat messages (see :func:`message_from_openai`).
-
-    Raises:
-        OpenAIMessageError: For the first message that cannot be read.
-    """
-    if isinstance(data, (str, bytes, Mapping)):
-        raise OpenAIMessageError(0, "", f"expected a list of messages, got {_kind(data)}")
-    return [message_from_openai(item, index) for index, item in enumerate(data)]
-
-
-# --------------------------------------------------------------------------- writing
+_CALL_KEYS = frozenset({"id", "type", "function"})
 
 
 def _part_to_openai(part: ContentPart) -> dict[str, Any]:
@@ -355,52 +53,88 @@ def _part_to_openai(part: ContentPart) -> dict[str, Any]:
     return {"type": "image_url", "image_url": image}
 
 
-def _call_to_openai(call: MessageToolCall) -> dict[str, Any]:
-    metadata = dict(call.metadata)
+def _call_to_openai(call: MessageToolCall, *, request: bool) -> dict[str, Any]:
     function: dict[str, Any] = {"name": call.name, "arguments": call.arguments}
+    written: dict[str, Any] = {"id": call.id, "type": "function", "function": function}
+    if request:
+        return written
+    metadata = dict(call.metadata)
     extra = metadata.pop("function", None)
     if isinstance(extra, Mapping):
         function.update({k: v for k, v in extra.items() if k not in _FUNCTION_KEYS})
-    form = metadata.pop(FORM_KEY, None)
-    written: dict[str, Any] = {"id": call.id, "type": "function", "function": function}
+    form = metadata.pop(OPENAI_FORM_KEY, None)
     if isinstance(form, Mapping) and form.get("type") == "absent":
         del written["type"]
     written.update({k: v for k, v in metadata.items() if k not in _CALL_KEYS})
     return written
 
 
-def message_to_openai(message: Message) -> dict[str, Any]:
+_ABSENT = object()
+
+
+def _exact_content(parts: tuple[ContentPart, ...], form: Mapping[str, Any]) -> Any:
+    """A string for a single text part, ``null`` for none, a list of parts otherwise, unless
+    the source spelled it another way (``form``).
+    """
+    content_form = form.get("content")
+    if content_form == "parts":
+        return [_part_to_openai(part) for part in parts]
+    if not parts:
+        return _ABSENT if content_form == "absent" else None
+    if len(parts) == 1 and isinstance(parts[0], TextPart):
+        return parts[0].text
+    return [_part_to_openai(part) for part in parts]
+
+
+def _request_content(message: Message, parts: tuple[ContentPart, ...]) -> Any:
+    """The text as one string; a list of parts (empty texts left out) when images are sent;
+    ``null`` for an assistant message with tool calls and nothing else.
+    """
+    if any(isinstance(part, ImagePart) for part in parts):
+        return [_part_to_openai(part) for part in parts if isinstance(part, ImagePart) or part.text]
+    text = "".join(part.text for part in parts if isinstance(part, TextPart))
+    return None if message.tool_calls and not text else text
+
+
+def message_to_openai(
+    message: Message, *, request: bool = False, images: bool = True
+) -> dict[str, Any]:
     """Write one message as an OpenAI chat message.
 
-    Content is a string for a single text part, ``null`` for no parts and a list of parts
-    otherwise, unless the message was read in another spelling (see :data:`FORM_KEY`).
+    Args:
+        message: The message.
+        request: Write the form a chat-completions server takes (see the module
+            documentation) instead of the exact one.
+        images: Write image parts as ``image_url`` parts (with data URLs for images held as
+            bytes); when false, each reads :data:`~gent_core.messages.IMAGE_OMITTED`.
     """
     metadata = dict(message.metadata)
-    form = metadata.pop(FORM_KEY, None)
+    form = metadata.pop(OPENAI_FORM_KEY, None)
     form = form if isinstance(form, Mapping) else {}
     role: str = message.role
     if message.role == "system" and form.get("role") == "developer":
         role = "developer"
-    written: dict[str, Any] = {"role": role}
     parts = message.parts
-    content_form = form.get("content")
-    if content_form == "parts":
-        written["content"] = [_part_to_openai(part) for part in parts]
-    elif not parts:
-        if content_form != "absent":
-            written["content"] = None
-    elif len(parts) == 1 and isinstance(parts[0], TextPart):
-        written["content"] = parts[0].text
-    else:
-        written["content"] = [_part_to_openai(part) for part in parts]
+    if not images:
+        parts = tuple(
+            TextPart(IMAGE_OMITTED) if isinstance(part, ImagePart) else part for part in parts
+        )
+    written: dict[str, Any] = {"role": role}
+    content = _request_content(message, parts) if request else _exact_content(parts, form)
+    if content is not _ABSENT:
+        written["content"] = content
     if message.name is not None:
         written["name"] = message.name
     if message.tool_calls:
-        written["tool_calls"] = [_call_to_openai(call) for call in message.tool_calls]
-    elif form.get("tool_calls") in ("null", "empty"):
+        written["tool_calls"] = [
+            _call_to_openai(call, request=request) for call in message.tool_calls
+        ]
+    elif not request and form.get("tool_calls") in ("null", "empty"):
         written["tool_calls"] = None if form["tool_calls"] == "null" else []
     if message.tool_call_id is not None:
         written["tool_call_id"] = message.tool_call_id
+    if request:
+        return written
     if message.is_error:
         written["is_error"] = True
     for key, value in metadata.items():
@@ -408,6 +142,8 @@ def message_to_openai(message: Message) -> dict[str, Any]:
     return written
 
 
-def messages_to_openai(messages: Sequence[Message]) -> list[dict[str, Any]]:
+def messages_to_openai(
+    messages: Sequence[Message], *, request: bool = False, images: bool = True
+) -> list[dict[str, Any]]:
     """Write a conversation as OpenAI chat messages (see :func:`message_to_openai`)."""
-    return [message_to_openai(message) for message in messages]
+    return [message_to_openai(message, request=request, images=images) for message in messages]

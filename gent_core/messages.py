@@ -11,7 +11,8 @@ native function calling produces:
 
 Every message carries :attr:`~Message.metadata`: keys a source format has that gent does not
 model (kept so conversions round-trip exactly) and anything an application wants to attach.
-:mod:`gent_core._openai_messages` reads and writes the OpenAI chat format.
+:func:`gent_core.toolkit.messages_to_openai` writes the OpenAI chat format (gent-natural's
+``messages_from_openai`` reads it).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 __all__ = [
+    "IMAGE_OMITTED",
     "ContentPart",
     "ImagePart",
     "Message",
@@ -34,6 +36,10 @@ __all__ = [
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
+
+IMAGE_OMITTED = "[image omitted: this model does not accept images]"
+"""What a model that does not accept images reads instead of an image (in chat messages
+written without images, and in plain transcript prompts)."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

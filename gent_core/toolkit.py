@@ -16,7 +16,8 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   (:func:`dumps_json`, :func:`check_value`, :func:`read_json`, :func:`bounded_lines`,
   :func:`compile_pattern`...);
 * **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`);
-* **conversations** in OpenAI's chat format, both ways (:func:`messages_to_openai`...);
+* **conversations** written in OpenAI's chat format, exactly (for files) or as a server takes
+  them (:func:`messages_to_openai`; gent-natural reads them back);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
   :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
@@ -116,8 +117,8 @@ _EXPORTS: dict[str, str] = {
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
     # conversations in OpenAI's chat format
-    "OpenAIMessageError": "gent_core._openai_messages",
-    "messages_from_openai": "gent_core._openai_messages",
+    "OPENAI_FORM_KEY": "gent_core._openai_messages",
+    "message_to_openai": "gent_core._openai_messages",
     "messages_to_openai": "gent_core._openai_messages",
     # running and writing
     "execute_action": "gent_core._execution",
@@ -242,8 +243,8 @@ if TYPE_CHECKING:
         USE_DIR_FD,
     )
     from gent_core._openai_messages import (
-        OpenAIMessageError,
-        messages_from_openai,
+        OPENAI_FORM_KEY,
+        message_to_openai,
         messages_to_openai,
     )
     from gent_core._regexes import (
@@ -325,7 +326,7 @@ __all__ = [
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
     "NOFOLLOW",
-    "OpenAIMessageError",
+    "OPENAI_FORM_KEY",
     "Output",
     "PathRejectedError",
     "PatternError",
@@ -372,7 +373,7 @@ __all__ = [
     "line_column",
     "literal",
     "load_export",
-    "messages_from_openai",
+    "message_to_openai",
     "messages_to_openai",
     "name_table",
     "normalize_call",

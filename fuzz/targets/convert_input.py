@@ -16,8 +16,8 @@ import json
 from gent_natural.cli import InputError, read_messages
 
 from fuzz.targets.contract import check_args, decode, outcome
-from gent_core._openai_messages import messages_to_openai
 from gent_core._serialize import check_value, write_json
+from gent_core.toolkit import messages_to_openai
 
 
 def test_one_input(data: bytes) -> None:

@@ -28,7 +28,11 @@ __all__ = ["DOCS_PAGES", "UsageError", "docs_hint", "docs_page"]
 
 
 class UsageError(GentError):
-    """The command line is wrong: a bad argument or a combination of flags (exit code 2)."""
+    """The command line is wrong: a bad argument or a combination of flags (exit code 2).
+
+    Plugin commands report bad arguments with it too (``Output.error(command, message,
+    cause=UsageError)``), so the error points at the command line's documentation.
+    """
 
 
 DOCS_PAGES: dict[type[BaseException], str] = {

@@ -35,7 +35,6 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("gent_core._cli.eval", "measure how well agent configurations solve a suite of tasks"),
     "tools": ("gent_core._cli.tools", "list installed tools, or show one tool's schema"),
     "call": ("gent_core._cli.call", "run one tool from the shell, without a model"),
-    "new-plugin": ("gent_core._cli.new_plugin", "start a plugin package from the template"),
     "completion": (
         "gent_core._cli.completion",
         "print the shell completion script (bash, zsh, fish)",

@@ -88,7 +88,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._eval",
             "gent_core.testing",
             "gent_core.toolkit",
-            "gent_core._scaffold",
             "gent_core.__main__",
             "gent_core",
         ),

@@ -12,7 +12,7 @@ from gent_yaml import YAMLToolChain
 from gent_core._base_prompt import render_prompt
 from gent_core._terminations.text import TextTermination
 from gent_core.formats import TextFormat
-from gent_core.messages import Message, MessageToolCall
+from gent_core.messages import IMAGE_OMITTED, ImagePart, Message, MessageToolCall, TextPart
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
 from gent_core.toolchain import ToolChain
@@ -97,5 +97,25 @@ def test_a_plain_transcript_labels_tool_calls_and_results() -> None:
         '[calls current_time with {"timezone": "Europe/Paris"}]\n\n'
         "Tool result of calculator: 391\n\n"
         "Tool result of current_time (error): Unknown time zone\n\n"
+        "Assistant:"
+    )
+
+
+def test_a_plain_transcript_says_where_an_image_was_left_out() -> None:
+    """A base model reads no image: the transcript says one was there (as gent-openai's own
+    transcript did before it used this one), instead of dropping it silently."""
+    image = ImagePart(b"\x89PNG", "image/png")
+    prompt = render_prompt(
+        [
+            Message.system([TextPart("Sys."), image]),
+            Message.user([TextPart("What is this?"), image, image]),
+            Message.user([image]),
+        ],
+        None,
+    )
+    assert prompt == (
+        f"Sys.\n{IMAGE_OMITTED}\n\n"
+        f"User: What is this?\n{IMAGE_OMITTED}\n\n"
+        f"User: {IMAGE_OMITTED}\n\n"
         "Assistant:"
     )

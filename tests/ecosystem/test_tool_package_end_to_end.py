@@ -1,9 +1,10 @@
 """Acceptance: a third-party tool package, from ``gent new-plugin`` to an agent using it.
 
-Into a fresh virtual environment go wheels, never editable installs: gent-core and the shipped
-plugins it needs (built from this repository), then the package that the *installed*
-``gent new-plugin`` generates (so the template shipped inside the gent-core wheel is the one
-used), built into a wheel of its own. Then, with only what is installed there: the package's
+Into a fresh virtual environment go wheels, never editable installs: gent-core, gent-template
+(which supplies ``gent new-plugin``) and the shipped plugins the package needs (built from this
+repository), then the package that the *installed* ``gent new-plugin`` generates (so the
+template shipped inside the gent-template wheel is the one used), built into a wheel of its
+own. Then, with only what is installed there: the package's
 own tests pass, the tool is listed by ``gent tools --json``, runs with ``gent call``, and an
 agent configured by plugin name (scripted model) calls it and answers.
 """
@@ -21,7 +22,14 @@ import pytest
 from gent_core.testing._distributions import build_wheel
 
 REPO = Path(__file__).resolve().parents[2]
-SHIPPED = ["gent-xml", "gent-json", "gent-markdown", "gent-yaml", "gent-tools-basic"]
+SHIPPED = [
+    "gent-template",
+    "gent-xml",
+    "gent-json",
+    "gent-markdown",
+    "gent-yaml",
+    "gent-tools-basic",
+]
 
 CACHES = {"__pycache__", ".ruff_cache", ".mypy_cache", ".pytest_cache"}
 
@@ -89,13 +97,13 @@ def test_nothing_is_installed_editable_and_the_template_came_from_thebuild_wheel
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout) == []
     located = installed.python(
-        "-c", "import gent_core._scaffold as s; print(s.template_directory())"
+        "-c", "import gent_template.scaffold as s; print(s.template_directory())"
     )
     packaged = Path(located.stdout.strip())
-    assert packaged.name == "plugin_template"
+    assert packaged.parts[-2:] == ("gent_template", "template")
     assert installed.environment in packaged.parents
     # The wheel's copy is the repository's template, file for file.
-    repository = REPO / "plugins" / "_template"
+    repository = REPO / "plugins" / "gent-template" / "_template"
 
     def files(folder: Path) -> dict[str, bytes]:
         return {

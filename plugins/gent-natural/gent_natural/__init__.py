@@ -7,6 +7,8 @@
 * :func:`stream_text_to_native`, :func:`stream_text_events`,
   :func:`stream_native_to_text` and :func:`stream_deltas_to_text` (a natively streamed reply's
   OpenAI deltas) do the same on async streams;
+* :func:`messages_from_openai` reads a conversation of OpenAI chat messages, exactly
+  (:func:`gent_core.toolkit.messages_to_openai` writes it back);
 * :class:`NaturalToolChain` (the ``natural`` tool chain) lets gent's own loop run models
   that write ``<tool_call>`` tags; :class:`NaturalMiddleware` (``natural: true`` in an agent
   config) turns a native history into text before the model sees it.
@@ -22,6 +24,8 @@ from gent_core.toolkit import load_export
 
 _EXPORTS = {
     "NaturalOptions": "gent_natural.options",
+    "OpenAIMessageError": "gent_natural.openai_messages",
+    "messages_from_openai": "gent_natural.openai_messages",
     "to_text": "gent_natural.native_to_text",
     "convert_to_text": "gent_natural.native_to_text",
     "TextConversion": "gent_natural.native_to_text",
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
     from gent_natural.deltas import stream_deltas_to_text
     from gent_natural.events import MessageReady, ProseDelta, ToolCallRead, ToolResponseRead
     from gent_natural.native_to_text import TextConversion, convert_to_text, to_text
+    from gent_natural.openai_messages import OpenAIMessageError, messages_from_openai
     from gent_natural.options import NaturalOptions
     from gent_natural.reader import TextReader, read_text
     from gent_natural.streaming import (
@@ -57,6 +62,7 @@ __all__ = [
     "MessageReady",
     "NativeConversion",
     "NaturalOptions",
+    "OpenAIMessageError",
     "ProseDelta",
     "TextConversion",
     "TextReader",
@@ -64,6 +70,7 @@ __all__ = [
     "ToolResponseRead",
     "convert_to_native",
     "convert_to_text",
+    "messages_from_openai",
     "read_text",
     "stream_deltas_to_text",
     "stream_native_to_text",

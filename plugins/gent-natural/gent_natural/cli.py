@@ -182,7 +182,7 @@ def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
 
 
 def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
-    from gent_core.toolkit import OpenAIMessageError, messages_from_openai
+    from gent_natural.openai_messages import OpenAIMessageError, messages_from_openai
 
     try:
         return messages_from_openai(data)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from gent_natural.openai_messages import messages_from_openai
+
 from gent_core.messages import Message, MessageToolCall
-from gent_core.toolkit import messages_from_openai
 from gent_core.tools import tool
 
 

@@ -35,7 +35,6 @@ from gent_openai.errors import (
     status_error,
 )
 from gent_openai.options import OpenAIOptions, parse_options
-from gent_openai.render import TRANSCRIPT_STOP, chat_messages, completion_prompt
 from gent_openai.sse import DONE, sse_data
 
 if TYPE_CHECKING:
@@ -180,16 +179,20 @@ class OpenAIModel(Model):
         stops = list(request.stop)
         max_tokens = request.max_tokens or o.max_tokens
         if o.api == "chat":
-            body["messages"] = chat_messages(request.messages, images=self.supports_images)
-        elif request.structure is not None:
-            # A base model behind the completions API: the same few-shot prompt, in the
-            # agent's own format, as the in-process llamacpp model gets.
-            from gent_core.toolkit import render_prompt
+            from gent_core.toolkit import messages_to_openai
+
+            body["messages"] = messages_to_openai(
+                request.messages, request=True, images=self.supports_images
+            )
+        else:
+            # A base model behind the completions API: the same prompt as the in-process
+            # llamacpp model gets (with a structure, few-shot in the agent's own format;
+            # without, a User:/Assistant: transcript that must stop before the user's turn).
+            from gent_core.toolkit import TRANSCRIPT_STOP, render_prompt
 
             body["prompt"] = render_prompt(request.messages, request.structure, few_shot=o.few_shot)
-        else:
-            body["prompt"] = completion_prompt(request.messages)
-            stops.append(TRANSCRIPT_STOP)
+            if request.structure is None:
+                stops.append(TRANSCRIPT_STOP)
         if o.api == "completions" and max_tokens is None:
             # The completions API's own default (16 tokens) cuts every agent step short.
             max_tokens = COMPLETIONS_MAX_TOKENS

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 from gent_openai.model import OpenAIModel
-from gent_openai.render import IMAGE_OMITTED, chat_messages, completion_prompt
 from gent_openai.sse import sse_data
 from openai_fake_server import FakeServer, Reply, chat_event, free_port
 
 from gent_core.errors import ConfigError, ModelError
-from gent_core.messages import ImagePart, Message, TextPart
+from gent_core.messages import IMAGE_OMITTED, ImagePart, Message, TextPart
 from gent_core.model import ModelChunk, ModelIdentity, ModelRequest
+from gent_core.toolkit import messages_to_openai
 
 KEY = "sk-test-SECRET-0123456789"
 REQUEST = ModelRequest([Message.system("Be brief."), Message.user("Hi")], max_tokens=5)
@@ -101,20 +101,34 @@ def test_the_model_names_itself_for_telemetry() -> None:
 # ------------------------------------------------------------------ rendering and SSE
 
 
+def sent_messages(messages: list[Message], *, images: bool) -> Any:
+    """The chat messages a request body holds."""
+    chat = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", supports_images=images)
+    return chat.request_body(ModelRequest(messages), stream=False)["messages"]
+
+
+def sent_prompt(messages: list[Message]) -> tuple[str, list[str]]:
+    """The prompt and stop strings of a completions request body without a structure."""
+    completions = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="completions")
+    body = completions.request_body(ModelRequest(messages), stream=False)
+    return body["prompt"], body["stop"]
+
+
 def test_chat_messages_send_images_as_data_urls_only_when_supported() -> None:
     image = ImagePart(b"\x89PNG", "image/png")
     message = Message.user([TextPart("What is this?"), image])
-    sent = chat_messages([message], images=True)
+    sent = sent_messages([message], images=True)
     assert sent[0]["content"][0] == {"type": "text", "text": "What is this?"}
     assert sent[0]["content"][1]["image_url"]["url"] == image.data_url()
-    assert chat_messages([message], images=False)[0]["content"] == f"What is this?{IMAGE_OMITTED}"
+    assert sent_messages([message], images=False)[0]["content"] == f"What is this?{IMAGE_OMITTED}"
 
 
 def test_completion_prompt_is_a_transcript_ending_with_the_assistant_turn() -> None:
-    prompt = completion_prompt(
+    prompt, stop = sent_prompt(
         [Message.system("Sys."), Message.user("Q1"), Message.assistant("A1"), Message.user("Q2")]
     )
     assert prompt == "Sys.\n\nUser: Q1\n\nAssistant: A1\n\nUser: Q2\n\nAssistant:"
+    assert stop == ["\nUser:"]
 
 
 def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
@@ -132,7 +146,9 @@ def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
     messages = [Message.system("Sys."), Message.user("Q?")]
     request = ModelRequest(messages, structure=structure)
     chat = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="chat")
-    assert json.loads(chat.render_request(request)) == chat_messages(messages, images=False)
+    assert json.loads(chat.render_request(request)) == messages_to_openai(
+        messages, request=True, images=False
+    )
     completions = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="completions")
     assert completions.render_request(request) == render_prompt(messages, structure)
     assert "Example of the format:" in completions.render_request(request)
@@ -361,8 +377,6 @@ def test_invalid_json_event_is_reported(fake_server: FakeServer) -> None:
 
 
 def test_chat_messages_keep_native_tool_calls_and_results() -> None:
-    from gent_openai.render import chat_messages
-
     from gent_core.messages import Message, MessageToolCall
 
     call = MessageToolCall.of("call_1", "calculator", {"expression": "2 + 2"})
@@ -371,7 +385,7 @@ def test_chat_messages_keep_native_tool_calls_and_results() -> None:
         Message.assistant("", tool_calls=[call]),
         Message.tool_result("call_1", "4", name="calculator"),
     ]
-    written = chat_messages(messages, images=False)
+    written = sent_messages(messages, images=False)
     assert written[1] == {
         "role": "assistant",
         "content": None,
@@ -392,12 +406,10 @@ def test_chat_messages_keep_native_tool_calls_and_results() -> None:
 
 
 def test_completion_prompt_writes_native_calls_and_results_as_text() -> None:
-    from gent_openai.render import completion_prompt
-
     from gent_core.messages import Message, MessageToolCall
 
     call = MessageToolCall.of("c", "calculator", {"expression": "2 + 2"})
-    prompt = completion_prompt(
+    prompt, _ = sent_prompt(
         [
             Message.user("What is 2 + 2?"),
             Message.assistant("", tool_calls=[call]),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core._cli.main import main
+from gent_core.testing import run_cli as main
 
 MAX_NAME_LENGTH = 50  # the documented limit
 

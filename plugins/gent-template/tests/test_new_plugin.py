@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from gent_template.scaffold import KINDS, plugin_names, render_plugin, template_directory
 
-from gent_core._cli.main import main
-from gent_core._scaffold import KINDS, plugin_names, render_plugin, template_directory
+from gent_core.testing import run_cli as main
 
-ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def files_of(folder: Path) -> list[str]:
@@ -98,12 +98,11 @@ def test_the_default_kind_is_a_tool(tmp_path: Path) -> None:
 
 
 def test_the_wheel_ships_the_template_the_scaffold_reads() -> None:
-    """gent-core's build copies plugins/_template to gent_core/plugin_template, the first place
-    template_directory() looks; from a checkout it finds the repository's copy."""
-    pyproject = (ROOT / "pyproject.toml").read_text()
-    assert re.search(r'^"plugins/_template" = "gent_core/plugin_template"$', pyproject, re.M)
-    assert re.search(r'^include = \[.*"plugins/_template".*\]$', pyproject, re.M)  # sdist
-    assert template_directory() == ROOT / "plugins" / "_template"
+    """gent-template's build copies _template to gent_template/template, the first place
+    template_directory() looks; from a checkout (an editable install) it finds _template."""
+    pyproject = (PACKAGE / "pyproject.toml").read_text()
+    assert re.search(r'^"_template" = "gent_template/template"$', pyproject, re.M)
+    assert template_directory() == PACKAGE / "_template"
     for kind in KINDS:
         assert files_of(template_directory() / "kinds" / kind) == [
             "README.md",

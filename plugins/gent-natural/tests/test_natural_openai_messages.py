@@ -1,4 +1,5 @@
-"""OpenAI chat messages: import, export and the exact round trip."""
+"""OpenAI chat messages: gent-natural's reader, and the exact round trip through the toolkit's
+writer."""
 
 from __future__ import annotations
 
@@ -6,18 +7,16 @@ import base64
 from typing import Any
 
 import pytest
+from gent_natural.openai_messages import (
+    OpenAIMessageError,
+    message_from_openai,
+    messages_from_openai,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gent_core._openai_messages import (
-    FORM_KEY,
-    OpenAIMessageError,
-    message_from_openai,
-    message_to_openai,
-    messages_from_openai,
-    messages_to_openai,
-)
-from gent_core.messages import ImagePart, Message, MessageToolCall, TextPart
+from gent_core.messages import ImagePart, TextPart
+from gent_core.toolkit import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
 
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()
 
@@ -141,37 +140,11 @@ def test_other_spellings_round_trip_exactly(message: dict[str, Any]) -> None:
 def test_spelling_hints_are_metadata() -> None:
     developer = message_from_openai({"role": "developer", "content": "x"})
     assert developer.role == "system"
-    assert developer.metadata[FORM_KEY] == {"role": "developer"}
+    assert developer.metadata[OPENAI_FORM_KEY] == {"role": "developer"}
     failed = message_from_openai(
         {"role": "tool", "tool_call_id": "c", "content": "x", "is_error": True}
     )
     assert failed.is_error and "is_error" not in failed.metadata
-
-
-def test_messages_built_in_code_write_the_usual_form() -> None:
-    call = MessageToolCall.of("call_1", "search", {"q": "x"})
-    written = messages_to_openai(
-        [
-            Message.assistant(tool_calls=[call]),
-            Message.tool_result("call_1", "found", name="search"),
-            Message.user([TextPart("a"), TextPart("b")]),
-        ]
-    )
-    assert written == [
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "search", "arguments": '{"q": "x"}'},
-                }
-            ],
-        },
-        {"role": "tool", "content": "found", "name": "search", "tool_call_id": "call_1"},
-        {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
-    ]
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """New plugin packages, rendered from the plugin template (what ``gent new-plugin`` runs).
 
-The template is one folder, kept in the repository as ``plugins/_template/`` and shipped
-inside the gent-core wheel as ``gent_core/plugin_template/`` (the build copies the folder; it
-is never edited twice). It holds the package skeleton (``pyproject.toml``, ``README.md``,
+The template is one folder, kept in the repository as ``plugins/gent-template/_template/``
+and shipped inside the gent-template wheel as ``gent_template/template/`` (the build copies the
+folder; it is never edited twice). It holds the package skeleton (``pyproject.toml``, ``README.md``,
 ``gent_template/``) and, under ``kinds/<kind>/``, one working example per component kind:
 ``plugin.py`` (the component and its registration hook), ``test_plugin.py`` (its tests, with
 the conformance kit where there is one) and ``README.md`` (what the package supplies).
@@ -133,7 +133,7 @@ def check_name_is_free(names: PluginNames) -> None:
     import importlib.util
     from importlib import metadata
 
-    from gent_core._plugins.manager import installed_plugins
+    from gent_core import installed_plugins
 
     taken = None
     for plugin in installed_plugins():
@@ -163,18 +163,19 @@ def check_name_is_free(names: PluginNames) -> None:
 
 
 def template_directory() -> Path:
-    """The plugin template: the copy inside the installed gent-core, or the repository's.
+    """The plugin template: the copy inside the installed gent-template, or the repository's
+    (an editable install).
 
     Raises:
         GentError: When neither exists (a broken installation).
     """
     here = Path(__file__).resolve().parent
-    for candidate in (here / "plugin_template", here.parent / "plugins" / "_template"):
+    for candidate in (here / "template", here.parent / "_template"):
         if (candidate / "kinds").is_dir():
             return candidate
     raise GentError(
-        "the plugin template is missing from this installation of gent-core",
-        hint="Reinstall gent-core (its wheel ships gent_core/plugin_template).",
+        "the plugin template is missing from this installation of gent-template",
+        hint="Reinstall gent-template (its wheel ships gent_template/template).",
     )
 
 

@@ -2,7 +2,7 @@
 
 It writes ``DIR/gent-NAME/``: a ``pyproject.toml`` with the ``gent`` entry point, the package
 with one working example component of the chosen kind, tests that use gent's testing kit
-(they pass as generated), and a README. See :mod:`gent_core._scaffold`.
+(they pass as generated), and a README. See :mod:`gent_template.scaffold`.
 
 A name is refused when it is not a plugin name (lowercase words, at most 50 characters), is
 reserved (``core``: gent itself), or is taken by an installed package (a plugin's entry point,
@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 
-from gent_core._cli.helpformat import HelpFormatter
-from gent_core._cli.output import Output
 from gent_core.errors import GentError
 
 __all__ = ["add_arguments", "run"]
@@ -33,8 +31,8 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent new-plugin``."""
     parser.epilog = _EXAMPLES
-    parser.formatter_class = HelpFormatter
-    from gent_core._scaffold import KINDS
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    from gent_template.scaffold import KINDS
 
     parser.add_argument(
         "name", metavar="NAME", help="the plugin's name, e.g. weather (package gent-weather)"
@@ -55,8 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the package and say what to do next."""
-    from gent_core._cli.errors import UsageError
-    from gent_core._scaffold import plugin_names, render_plugin
+    from gent_core import UsageError
+    from gent_core.toolkit import Output
+    from gent_template.scaffold import plugin_names, render_plugin
 
     output = Output()
     try:

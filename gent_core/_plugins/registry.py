@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 from gent_core._plugins.manager import GentPluginManager, PluginInfo
 from gent_core.errors import AmbiguousComponentError, ComponentNotFoundError, GentError, Location
 
-__all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry"]
+__all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry", "entries_from"]
 
 ComponentKind = Literal[
     "format", "toolchain", "termination", "tool", "model", "toolset", "middleware", "command"
@@ -92,7 +92,13 @@ def _check_command(name: str, command: Any) -> None:
         )
 
 
-def _entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[ComponentEntry]:
+def entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[ComponentEntry]:
+    """Check what one plugin's registration hook of ``kind`` returned and make its entries.
+
+    Raises:
+        TypeError: Naming what is malformed (not a mapping, a bad name or factory, a tool
+            without a name, a command that is not a :class:`~gent_core.Command`).
+    """
     if supplied is None:
         return []
     if kind == "tool":
@@ -159,7 +165,7 @@ class Registry:
                     continue
                 try:
                     supplied = impl.function()
-                    collected.setdefault(plugin, []).extend(_entries_from(kind, plugin, supplied))
+                    collected.setdefault(plugin, []).extend(entries_from(kind, plugin, supplied))
                 except Exception as error:  # noqa: BLE001 - a broken plugin is reported
                     failed.add(plugin)
                     collected.pop(plugin, None)

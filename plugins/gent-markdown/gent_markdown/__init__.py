@@ -1,13 +1,33 @@
 """gent-markdown: the ``markdown`` text format (``# Thinking`` header sections) for gent.
 
-See :mod:`gent_markdown.format` for the parsing, escaping and streaming rules.
+See :mod:`gent_markdown.format` for the parsing, escaping and streaming rules. The names below
+load on first use, so loading the plugin (``gent --help`` does) imports no format code.
 """
 
 from __future__ import annotations
 
-from gent_markdown.format import MarkdownFormat
-from gent_markdown.lines import MAX_LINE_LENGTH
-from gent_markdown.scanner import MarkdownScanner
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gent_markdown.format import MarkdownFormat
+    from gent_markdown.lines import MAX_LINE_LENGTH
+    from gent_markdown.scanner import MarkdownScanner
 
 __all__ = ["MAX_LINE_LENGTH", "MarkdownFormat", "MarkdownScanner"]
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "MarkdownFormat": "gent_markdown.format",
+    "MAX_LINE_LENGTH": "gent_markdown.lines",
+    "MarkdownScanner": "gent_markdown.scanner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the exported names on first use (PEP 562)."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

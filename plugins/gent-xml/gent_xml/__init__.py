@@ -1,12 +1,32 @@
 """gent-xml: the ``xml`` text format (``<thinking>...</thinking>`` sections) for gent.
 
-See :mod:`gent_xml.format` for the parsing, escaping and streaming rules.
+See :mod:`gent_xml.format` for the parsing, escaping and streaming rules. The names below
+load on first use, so loading the plugin (``gent --help`` does) imports no format code.
 """
 
 from __future__ import annotations
 
-from gent_xml.format import MAX_TAG_LENGTH, XMLFormat
-from gent_xml.scanner import XMLScanner
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gent_xml.format import MAX_TAG_LENGTH, XMLFormat
+    from gent_xml.scanner import XMLScanner
 
 __all__ = ["MAX_TAG_LENGTH", "XMLFormat", "XMLScanner"]
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "MAX_TAG_LENGTH": "gent_xml.format",
+    "XMLFormat": "gent_xml.format",
+    "XMLScanner": "gent_xml.scanner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the exported names on first use (PEP 562)."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

@@ -11,20 +11,18 @@ asked for; every other command keeps working.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
-import logging
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gent_core import __version__
-from gent_core._cli.commands import CommandEntry, find_commands
 from gent_core._cli.helpformat import HelpFormatter
 
-__all__ = ["CommandUnavailableError", "build_parser", "main"]
+if TYPE_CHECKING:
+    from gent_core._cli.commands import CommandEntry
 
-logger = logging.getLogger("gent.cli")
+__all__ = ["CommandUnavailableError", "build_parser", "main"]
 
 _EXAMPLES = """\
 examples:
@@ -86,6 +84,8 @@ class _Parser(argparse.ArgumentParser):
             and action.choices is not None
             and value not in action.choices
         ):
+            import difflib
+
             names = [str(name) for name in action.choices]
             close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -136,6 +136,8 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     Only the names and one-line helps of the commands are read here; a command's own parser
     is configured when it is looked up (see :class:`_CommandParsers`).
     """
+    from gent_core._cli.commands import find_commands
+
     parser = _Parser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
@@ -212,17 +214,19 @@ def _guess_verbosity(arguments: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gent`` command and return its exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # answered before anything is loaded, as argparse would
+        sys.stdout.write(f"gent {__version__}\n")
+        raise SystemExit(0)
     from gent_core._cli.logs import logging_for
 
-    arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["__complete"]:  # the shell asks for completions (gent completion)
         from gent_core._cli.completion import complete
 
         return complete(arguments[1:], build_parser)
     with logging_for(_guess_verbosity(arguments)) as log_handler:
-        # ``gent --version`` needs no plugin.
-        with_plugins = arguments[:1] != ["--version"]
-        parser = build_parser(with_plugins=with_plugins)
+        # ``gent --version ...`` needs no plugin.
+        parser = build_parser(with_plugins=arguments[:1] != ["--version"])
         args = _parse(parser, arguments)
         _settle_output_options(args)
         log_handler.set_verbosity(args.verbosity)

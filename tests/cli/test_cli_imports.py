@@ -89,3 +89,9 @@ def test_a_quick_command_imports_no_other_command_and_no_pydantic(
         if _installed("gent-xml"):
             assert "gent_xml.format" in components  # the probe sees them
         assert sorted(set(components) & loaded) == []
+
+
+def test_version_reads_no_plugin_metadata() -> None:
+    found = _probe("--version")
+    loaded = set(found["loaded"])  # type: ignore[call-overload]
+    assert not {"importlib.metadata", "gent_core._plugins.manager", "pluggy"} & loaded

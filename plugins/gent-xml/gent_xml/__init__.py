@@ -6,8 +6,9 @@ load on first use, so loading the plugin (``gent --help`` does) imports no forma
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from gent_core.toolkit import export_names, load_export
 
 if TYPE_CHECKING:
     from gent_xml.format import MAX_TAG_LENGTH, XMLFormat
@@ -24,9 +25,9 @@ _EXPORTS = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import the exported names on first use (PEP 562)."""
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+    """Import exported names on first use (PEP 562)."""
+    return load_export(__name__, _EXPORTS, globals(), name)
+
+
+def __dir__() -> list[str]:
+    return export_names(_EXPORTS, globals())

@@ -9,7 +9,6 @@ listing what is available and suggesting the closest name.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -228,6 +227,8 @@ class Registry:
     def _not_found(self, kind: ComponentKind, name: str) -> ComponentNotFoundError:
         available = self.names(kind)
         candidates = available + [entry.qualified_name for entry in self.entries(kind)]
+        import difflib  # only for an unknown name: the command line's start stays light
+
         close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
         return ComponentNotFoundError(kind, name, available, close[0] if close else None)
 

@@ -53,7 +53,7 @@ REASONS: dict[str, str] = {
     "gent --help": "it lists plugin commands, so it reads the installed entry points; "
     "importlib.metadata alone (import and entry_points) costs {floor:.2f}x import gent_core",
     "gent plugins": "it lists every component, so it calls every registration hook, and "
-    "those import the component modules (the tool plugins' import pydantic)",
+    "those import the component modules (the tool plugins' modules import pydantic)",
 }
 """Why a target may be missed, shown with the verdict (the figures are measured)."""
 

@@ -27,6 +27,7 @@ ORDER = (
     "bench_tool_api",
     "bench_agent",
     "bench_plugins",
+    "bench_cli",
     "bench_llamacpp",
     "bench_eval_concurrency",
     "bench_eval_peers",

@@ -155,12 +155,18 @@ def gent_register_middleware() -> Mapping[str, Callable[..., object]]:
 def gent_register_commands() -> Mapping[str, Command]:
     """Supply subcommands of the ``gent`` command line.
 
+    Every command comes through this hook: gent-core's own plugin (``core``) supplies the
+    built-in ones (``run``, ``plugins``, ``help``...) the same way. Finding the commands
+    calls this hook alone (no other registration hook runs), so it must be cheap.
+
     Returns:
         A mapping of command name (``"convert"``) to a
         :class:`~gent_core._plugins.commands.Command` naming the module that implements it
-        (``add_arguments(parser)`` and ``run(args) -> int``). The module is imported only
-        when the command runs or its help is shown. A name taken by a built-in command or by
-        another plugin is reported in ``gent plugins`` and the later one is not added.
+        (``add_arguments(parser)`` and ``run(args) -> int``) and one line of help.
+        ``gent --help`` lists the commands from these objects; a command's module is
+        imported only when that command runs or its help is shown, and a module that fails
+        to import is reported then, naming the command and the error. A name taken by a
+        built-in command or supplied by several plugins is left out with a warning.
 
     All implementations are called; results are merged.
     """

@@ -24,9 +24,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from gent_core._cli.output import Output
 from gent_core.errors import describe_error
+
+if TYPE_CHECKING:
+    from gent_core._cli.output import Output
 
 __all__ = ["OutputHandler", "level_for", "logging_for", "redact_logs_with"]
 
@@ -58,14 +61,25 @@ class OutputHandler(logging.Handler):
 
     Args:
         verbosity: ``-v`` count minus ``-q`` count.
-        output: Where records go (its redaction applies).
+        output: Where records go (its redaction applies); by default an
+            :class:`Output` made when the first record is shown (so a command that logs
+            nothing never imports the writer).
     """
 
     def __init__(self, verbosity: int, output: Output | None = None) -> None:
         super().__init__(logging.DEBUG)
         self.verbosity = verbosity
-        self.output = output or Output()
+        self._output = output
         self._redactors: list[Callable[[str], str]] = []
+
+    @property
+    def output(self) -> Output:
+        """Where records go."""
+        if self._output is None:
+            from gent_core._cli.output import Output
+
+            self._output = Output()
+        return self._output
 
     def set_verbosity(self, verbosity: int) -> None:
         """Show records at ``verbosity`` from now on (the root logger's level follows)."""

@@ -1,45 +1,29 @@
 """Entry point of the ``gent`` command: argument parsing and dispatch to subcommands.
 
-Built-in subcommands are listed in :data:`SUBCOMMANDS`; plugins add their own through the
-``gent_register_commands`` hook (see :mod:`gent_core._plugins.commands`). A plugin command
-whose module fails to import is reported and left out; every other command keeps working.
+Every command, built-in or not, comes through the ``gent_register_commands`` hook (see
+:mod:`gent_core._cli.commands`): gent-core's own plugin supplies the built-in ones. The parser
+lists each command from its :class:`~gent_core.Command` (name and one line of help) and
+imports and configures a command's module only when that command is chosen, so ``gent
+--help`` imports no command. A command whose module fails to import is reported when it is
+asked for; every other command keeps working.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
-from collections.abc import Sequence
-from types import ModuleType
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from gent_core import __version__
 from gent_core._cli.helpformat import HelpFormatter
 from gent_core._docs_url import docs_url
 
-__all__ = ["SUBCOMMANDS", "build_parser", "main"]
+if TYPE_CHECKING:
+    from gent_core._cli.commands import CommandEntry
 
-logger = logging.getLogger("gent.cli")
-
-# subcommand -> (module, one-line help). Each module has ``add_arguments(parser)`` and
-# ``run(args) -> int``.
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("gent_core._cli.run", "run an agent on a task (a config file is optional)"),
-    "chat": ("gent_core._cli.chat", "talk with an agent, turn after turn (tools in every turn)"),
-    "describe": ("gent_core._cli.describe", "print an agent's exact system prompt and grammar"),
-    "parse": ("gent_core._cli.parse", "split a model output into sections (and tool calls)"),
-    "plugins": ("gent_core._cli.plugins", "list installed plugins and what they supply"),
-    "install": ("gent_core._cli.install", "install plugins into the environment gent runs in"),
-    "uninstall": ("gent_core._cli.uninstall", "uninstall plugins from gent's environment"),
-    "eval": ("gent_core._cli.eval", "measure how well agent configurations solve a suite of tasks"),
-    "tools": ("gent_core._cli.tools", "list installed tools, or show one tool's schema"),
-    "call": ("gent_core._cli.call", "run one tool from the shell, without a model"),
-    "completion": (
-        "gent_core._cli.completion",
-        "print the shell completion script (bash, zsh, fish)",
-    ),
-}
+__all__ = ["CommandUnavailableError", "build_parser", "main"]
 
 _EXAMPLES = """\
 examples:
@@ -49,7 +33,7 @@ examples:
   gent describe -T read_file --format markdown
   gent install ./plugins/gent-mcp         # add a plugin to gent's own environment
   gent plugins
-  gent COMMAND --help                     # every command's options, with examples
+  gent help COMMAND                       # a command's options and examples (or: COMMAND --help)
 
 Every command takes -v/--verbose and -q/--quiet (counted: -vv for debug logs) and --no-color
 (NO_COLOR and FORCE_COLOR are honoured), before or after the command's name.
@@ -57,57 +41,10 @@ Documentation: {docs} (the tutorial: {tutorial}).
 """
 
 
-def plugin_commands() -> dict[str, tuple[str, str]]:
-    """The subcommands supplied by installed plugins: ``{name: (module, help)}``.
-
-    A name taken by a built-in command, or supplied by several plugins, is left out with a
-    warning naming the plugins.
+class CommandUnavailableError(Exception):
+    """A command's module failed to import (or to add its arguments): the message says which
+    command, which module and why.
     """
-    from gent_core._plugins.manager import get_plugin_manager
-    from gent_core._plugins.registry import Registry
-    from gent_core.errors import PluginLoadError
-
-    try:
-        registry = Registry.from_plugin_manager(get_plugin_manager())
-    except PluginLoadError as error:  # strict mode: the command that needs plugins reports it
-        logger.warning("plugin commands are unavailable: %s", error)
-        return {}
-    commands: dict[str, tuple[str, str]] = {}
-    by_name: dict[str, list[str]] = {}
-    for entry in registry.entries("command"):
-        by_name.setdefault(entry.name, []).append(entry.plugin)
-    for entry in registry.entries("command"):
-        plugins = by_name[entry.name]
-        if entry.name in SUBCOMMANDS:
-            logger.warning(
-                "plugin %s supplies the command %r, which is a built-in command; ignored",
-                entry.plugin,
-                entry.name,
-            )
-        elif len(plugins) > 1:
-            if entry.plugin == plugins[0]:
-                logger.warning(
-                    "the command %r is supplied by several plugins (%s); none is added",
-                    entry.name,
-                    ", ".join(plugins),
-                )
-        else:
-            commands[entry.name] = (entry.factory.module, entry.factory.help)
-    return commands
-
-
-def _import_command(name: str, module_name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(module_name)
-    except Exception as error:  # noqa: BLE001 - a broken plugin must not break the CLI
-        logger.warning(
-            "the command %r is unavailable: its module %s failed to import: %s: %s",
-            name,
-            module_name,
-            type(error).__name__,
-            error,
-        )
-        return None
 
 
 _OUTPUT_OPTIONS = (
@@ -140,9 +77,70 @@ def _add_output_options(
                 _add_output_options(subparser, nested=True)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose unknown-command error suggests the closest command."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if (
+            isinstance(action, argparse._SubParsersAction)
+            and action.choices is not None
+            and value not in action.choices
+        ):
+            import difflib
+
+            names = [str(name) for name in action.choices]
+            close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise argparse.ArgumentError(
+                action, f"unknown command {value!r}{hint}; commands: {', '.join(names)}"
+            )
+        super()._check_value(action, value)
+
+
+class _CommandParsers(dict[str, _Parser]):
+    """The subparsers of ``gent``'s commands, each configured (its module imported, its
+    arguments added) the first time argparse or the completion looks it up by name.
+    """
+
+    def __init__(self, commands: Mapping[str, CommandEntry]) -> None:
+        super().__init__()
+        self._commands = commands
+        self._configured: set[str] = set()
+
+    def __getitem__(self, name: str) -> _Parser:
+        parser = super().__getitem__(name)
+        if name not in self._configured:
+            _configure(self._commands[name], parser)
+            self._configured.add(name)
+        return parser
+
+
+def _configure(entry: CommandEntry, parser: argparse.ArgumentParser) -> None:
+    """Import ``entry``'s module and let it add its arguments to ``parser``.
+
+    Raises:
+        CommandUnavailableError: When the module fails to import or to add its arguments.
+    """
+    try:
+        module = importlib.import_module(entry.module)
+        module.add_arguments(parser)
+    except Exception as error:  # a broken plugin must not break the CLI: said, not raised
+        raise CommandUnavailableError(
+            f"the command {entry.name!r} is unavailable: its module {entry.module} failed to "
+            f"load: {type(error).__name__}: {error}"
+        ) from error
+    _add_output_options(parser)
+
+
 def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
-    """Build the argument parser with every subcommand (plugins' too, unless told not to)."""
-    parser = argparse.ArgumentParser(
+    """Build the argument parser with every command (plugins' too, unless told not to).
+
+    Only the names and one-line helps of the commands are read here; a command's own parser
+    is configured when it is looked up (see :class:`_CommandParsers`).
+    """
+    from gent_core._cli.commands import find_commands
+
+    parser = _Parser(
         prog="gent",
         description="gent: LLM agents that call tools through text.",
         epilog=_EXAMPLES.format(docs=docs_url(), tutorial=docs_url("tutorial.md")),
@@ -151,17 +149,13 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
     _add_output_options(parser, prefix="global_")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = dict(SUBCOMMANDS)
-    if with_plugins:
-        commands.update(plugin_commands())
-    for name, (module_name, help_text) in commands.items():
-        module = _import_command(name, module_name)
-        if module is None:
-            continue
-        sub = subparsers.add_parser(name, help=help_text, description=help_text)
-        sub.set_defaults(_module=module_name)
-        module.add_arguments(sub)
-        _add_output_options(sub)
+    commands = find_commands(with_plugins=with_plugins)
+    lazy = _CommandParsers(commands)
+    subparsers._name_parser_map = lazy
+    subparsers.choices = lazy
+    for name, entry in commands.items():
+        sub = subparsers.add_parser(name, help=entry.help, description=entry.help)
+        sub.set_defaults(_module=entry.module)
     return parser
 
 
@@ -189,7 +183,10 @@ def _parse(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> argpars
 
     A command module names that list in ``INTERMIXED_POSITIONALS`` (the ``dest``).
     """
-    args, extra = parser.parse_known_args(arguments)
+    try:
+        args, extra = parser.parse_known_args(arguments)
+    except CommandUnavailableError as error:
+        parser.error(str(error))
     if not extra:
         return args
     module = sys.modules.get(getattr(args, "_module", ""), None)
@@ -219,17 +216,19 @@ def _guess_verbosity(arguments: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``gent`` command and return its exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments == ["--version"]:  # answered before anything is loaded, as argparse would
+        sys.stdout.write(f"gent {__version__}\n")
+        raise SystemExit(0)
     from gent_core._cli.logs import logging_for
 
-    arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["__complete"]:  # the shell asks for completions (gent completion)
         from gent_core._cli.completion import complete
 
         return complete(arguments[1:], build_parser)
     with logging_for(_guess_verbosity(arguments)) as log_handler:
-        # ``gent --version`` needs no plugin.
-        with_plugins = arguments[:1] != ["--version"]
-        parser = build_parser(with_plugins=with_plugins)
+        # ``gent --version ...`` needs no plugin.
+        parser = build_parser(with_plugins=arguments[:1] != ["--version"])
         args = _parse(parser, arguments)
         _settle_output_options(args)
         log_handler.set_verbosity(args.verbosity)

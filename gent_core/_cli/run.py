@@ -24,7 +24,6 @@ from gent_core._cli.agentconfig import (
 )
 from gent_core._cli.errors import UsageError
 from gent_core._cli.helpformat import HelpFormatter
-from gent_core._cli.interrupt import run_command
 from gent_core._cli.output import Output
 from gent_core._cli.taskinput import STDIN_TASK, read_task, stdin_has_input
 from gent_core._serialize import to_json_data, write_json
@@ -182,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
             return await agent.run(task, on_event=view, transcript=args.transcript)
         finally:
             await agent.aclose()
+
+    from gent_core._cli.interrupt import run_command  # asyncio: only when a run starts
 
     try:
         result = run_command(run_and_close())

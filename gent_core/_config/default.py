@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from gent_core._config.loading import LoadedConfig, parse_config
+if TYPE_CHECKING:
+    from gent_core._config.loading import LoadedConfig
 
 __all__ = ["DEFAULT_AGENT_SOURCE", "default_agent_yaml", "default_config"]
 
@@ -29,4 +31,6 @@ def default_config() -> LoadedConfig:
     """The built-in agent config, loaded (relative paths resolve against the current
     directory).
     """
+    from gent_core._config.loading import parse_config
+
     return parse_config(default_agent_yaml(), source=DEFAULT_AGENT_SOURCE)

@@ -9,7 +9,6 @@ listing what is available and suggesting the closest name.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -17,7 +16,7 @@ from typing import Any, Literal, cast
 from gent_core._plugins.manager import GentPluginManager, PluginInfo
 from gent_core.errors import AmbiguousComponentError, ComponentNotFoundError, GentError, Location
 
-__all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry"]
+__all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry", "entries_from"]
 
 ComponentKind = Literal[
     "format", "toolchain", "termination", "tool", "model", "toolset", "middleware", "command"
@@ -92,7 +91,13 @@ def _check_command(name: str, command: Any) -> None:
         )
 
 
-def _entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[ComponentEntry]:
+def entries_from(kind: ComponentKind, plugin: str, supplied: Any) -> list[ComponentEntry]:
+    """Check what one plugin's registration hook of ``kind`` returned and make its entries.
+
+    Raises:
+        TypeError: Naming what is malformed (not a mapping, a bad name or factory, a tool
+            without a name, a command that is not a :class:`~gent_core.Command`).
+    """
     if supplied is None:
         return []
     if kind == "tool":
@@ -159,7 +164,7 @@ class Registry:
                     continue
                 try:
                     supplied = impl.function()
-                    collected.setdefault(plugin, []).extend(_entries_from(kind, plugin, supplied))
+                    collected.setdefault(plugin, []).extend(entries_from(kind, plugin, supplied))
                 except Exception as error:  # noqa: BLE001 - a broken plugin is reported
                     failed.add(plugin)
                     collected.pop(plugin, None)
@@ -222,6 +227,8 @@ class Registry:
     def _not_found(self, kind: ComponentKind, name: str) -> ComponentNotFoundError:
         available = self.names(kind)
         candidates = available + [entry.qualified_name for entry in self.entries(kind)]
+        import difflib  # only for an unknown name: the command line's start stays light
+
         close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
         return ComponentNotFoundError(kind, name, available, close[0] if close else None)
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from gent_core._builtin import COMMANDS as BUILTIN_COMMANDS
 from gent_core._cli.colors import color_enabled, rich_console
 from gent_core._cli.logs import level_for, logging_for, redact_logs_with
-from gent_core._cli.main import SUBCOMMANDS, build_parser, main
+from gent_core._cli.main import build_parser, main
 from gent_core.testing import PluginSandbox
 
 SCRIPTED = ["-m", "scripted", "-o", "model.outputs=['<answer>4</answer>']"]
@@ -93,7 +94,7 @@ def test_quiet_hides_warnings_and_verbose_names_the_logger(
 def test_every_command_takes_the_output_options(installed: PluginSandbox) -> None:
     parser = build_parser(with_plugins=False)
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    for name in SUBCOMMANDS:
+    for name in BUILTIN_COMMANDS:
         options = set(commands.choices[name]._option_string_actions)
         assert {"-v", "--verbose", "-q", "--quiet", "--no-color"} <= options, name
 
@@ -197,7 +198,7 @@ def test_rich_consoles_follow_the_rule(here: Path, monkeypatch: pytest.MonkeyPat
 # --------------------------------------------------------------------------- help
 
 
-@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+@pytest.mark.parametrize("name", sorted(BUILTIN_COMMANDS))
 def test_every_help_has_an_example(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main([name, "--help"])

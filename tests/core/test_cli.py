@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from gent_core import __version__
+from gent_core._builtin import COMMANDS as BUILTIN_COMMANDS
 from gent_core._cli.main import main
 from gent_core._cli.plugins import render_table
 from gent_core._plugins import PluginInfo
@@ -34,7 +35,12 @@ def test_plugins_json_lists_the_core_plugin(capsys: pytest.CaptureFixture[str]) 
     assert core["version"] == __version__
     assert core["status"] == "loaded"
     assert core["error"] is None
-    assert core["components"] == {"termination": ["text", "json"], "model": ["scripted"]}
+    assert core["components"] == {
+        "termination": ["text", "json"],
+        "model": ["scripted"],
+        "command": list(BUILTIN_COMMANDS),  # the built-in commands come through the hook too
+    }
+    assert {"run", "plugins", "help"} <= set(core["components"]["command"])
 
 
 def test_table_shows_components_and_last_error_line() -> None:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from gent_core import ToolChain, hookimpl
+from gent_core import hookimpl
+
+if TYPE_CHECKING:  # annotations only: loading the plugin stays light
+    from gent_core import ToolChain
 
 
 @hookimpl

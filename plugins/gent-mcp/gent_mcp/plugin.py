@@ -7,10 +7,13 @@ served, so ``gent --help`` and ``gent plugins`` stay fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from gent_core import Command
 from gent_core.hookspecs import hookimpl
-from gent_core.toolsets import Toolset
+
+if TYPE_CHECKING:  # annotations only: loading the plugin stays light
+    from gent_core.toolsets import Toolset
 
 
 @hookimpl

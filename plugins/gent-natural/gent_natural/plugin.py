@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from gent_core import Command
 from gent_core.hookspecs import hookimpl
-from gent_core.toolchain import ToolChain
+
+if TYPE_CHECKING:  # annotations only: loading the plugin stays light
+    from gent_core.toolchain import ToolChain
 
 
 @hookimpl

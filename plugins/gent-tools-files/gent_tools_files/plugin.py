@@ -9,9 +9,12 @@ The tools are registered as classes, so the agent config can set their options
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gent_core.hookspecs import hookimpl
-from gent_core.tools.base import Tool
+
+if TYPE_CHECKING:  # annotations only: loading the plugin stays light
+    from gent_core.tools.base import Tool
 
 
 @hookimpl

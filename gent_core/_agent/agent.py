@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -60,6 +60,9 @@ class _Parts:
     toolchain: ToolChain | None
     termination: Termination
     tools: list[Tool]
+    toolsets: list[Toolset] = field(default_factory=list)
+    """Toolsets written as ``tools`` entries (``{"mcp": {...}}``)."""
+    toolset_origins: dict[int, Location] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -99,7 +102,15 @@ class _Parts:
             "termination": termination,
         }
         built = build_parts(parts, tools, registry, allow_writes=allow_writes)
-        return cls(built.model, built.format, built.toolchain, built.termination, built.tools)
+        return cls(
+            built.model,
+            built.format,
+            built.toolchain,
+            built.termination,
+            built.tools,
+            built.toolsets,
+            dict(built.toolset_origins),
+        )
 
 
 def _is_tool(value: object) -> TypeGuard[Tool]:
@@ -208,11 +219,11 @@ class Agent:
         self.plugin_manager = plugin_manager
         self.prompt = prompt or PromptParts()
         self.approval = approval
-        self.toolsets = list(toolsets)
+        self.toolsets = [*parts.toolsets, *toolsets]
         self.allow_writes = allow_writes
         self.withheld_tools: list[str] = []
         self.middleware = list(middleware)
-        self.toolset_origins: dict[int, Location] = {}
+        self.toolset_origins: dict[int, Location] = dict(parts.toolset_origins)
         self._opened: list[Toolset] = []
         self._toolset_tools: list[str] = []
         self.toolset_tools: dict[str, Toolset] = {}

@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import gent_json.plugin
+import gent_xml.plugin
 import pytest
 from gent_json.chain import JSONToolChain
 from gent_markdown.format import MarkdownFormat
 from gent_xml.format import XMLFormat
 
 from gent_core import Agent, ConfigError, load_config, tool
-from gent_core.testing import ScriptedModel
+from gent_core.testing import PluginSandbox, ScriptedModel
 
 
 @tool
@@ -139,3 +141,27 @@ def test_from_config_takes_tools_defined_in_code(tmp_path: Path) -> None:
         Agent.from_config(load_config(config), tools=[clash])
     assert "tool 'calculator' is given twice: as a tool object, and as tools.0" in str(caught.value)
     assert "agent.yaml, line 2" in str(caught.value)
+
+
+def test_a_toolset_entry_in_tools_is_opened_with_the_agent(
+    gent_plugins: PluginSandbox, tmp_path: Path
+) -> None:
+    from gent_core import _builtin as core_plugin
+    from tests.extensions.test_toolsets import FakeServer, ServerPlugin
+
+    gent_plugins.register(core_plugin, "core")
+    gent_plugins.register(ServerPlugin(), "servers")
+    gent_plugins.register(gent_xml.plugin, "xml")
+    gent_plugins.register(gent_json.plugin, "json")
+    outputs = [_xml_call("echo", {"text": "hi"}), "<answer>done</answer>"]
+    with gent_plugins.as_process_manager():
+        agent = Agent(
+            ("scripted", {"outputs": outputs}),
+            tools=[{"fakeserver": {"name": "git"}}],
+            working_directory=tmp_path,
+        )
+    assert [type(toolset) for toolset in agent.toolsets] == [FakeServer]
+    assert isinstance(agent.toolchain, JSONToolChain)  # a toolset entry is a tool entry
+    result = agent.run_sync("echo hi")
+    assert result.steps[0].calls[0].output == "git: hi"
+    assert isinstance(agent.toolset_tools["echo"], FakeServer)

@@ -13,7 +13,7 @@ from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
 from gent_core._agent.prompt import PromptParts
-from gent_core._agent.records import RunResult
+from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
 from gent_core._agent.transcript import TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
@@ -29,7 +29,7 @@ from gent_core.tools.base import Tool
 from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
-    from gent_core._config import LoadedConfig
+    from gent_core._config import AgentConfig, LoadedConfig
     from gent_core._config.python import PartSpec
     from gent_core._plugins.registry import Registry
 
@@ -115,6 +115,47 @@ class _Parts:
 
 def _is_tool(value: object) -> TypeGuard[Tool]:
     return isinstance(value, Tool)
+
+
+def _interrupted_run(transcript: Path | str) -> tuple[str, list[StepRecord]]:
+    """The task and the completed steps of the unfinished run in ``transcript``.
+
+    Raises:
+        GentError: When the transcript is unreadable or its run already finished.
+    """
+    previous = load_transcript(transcript)
+    if previous.finished:
+        raise GentError(
+            f"the run in {transcript} already finished "
+            f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
+        )
+    return previous.task, previous.steps
+
+
+def _approval_policy(
+    config: AgentConfig, ask_callback: Callable[..., bool] | None
+) -> ApprovalPolicy | None:
+    """The config's approval policy; ``None`` when it allows every call."""
+    approval = config.approval
+    if not (approval.deny or approval.ask or approval.default != "allow"):
+        return None
+    return ApprovalPolicy(
+        allow=approval.allow,
+        deny=approval.deny,
+        ask=approval.ask,
+        default=approval.default,
+        ask_callback=ask_callback,
+    )
+
+
+def _prompt_parts(config: AgentConfig) -> PromptParts:
+    """The config's overrides of the system prompt's parts."""
+    return PromptParts(
+        role=config.prompt.role,
+        instructions=config.prompt.instructions,
+        extra_rules=tuple(config.prompt.rules),
+        append=config.prompt.append,
+    )
 
 
 class Agent:
@@ -276,16 +317,6 @@ class Agent:
             loaded, registry or Registry.from_plugin_manager(manager), tools=code_tools
         )
         config = loaded.config
-        approval = config.approval
-        policy = None
-        if approval.deny or approval.ask or approval.default != "allow":
-            policy = ApprovalPolicy(
-                allow=approval.allow,
-                deny=approval.deny,
-                ask=approval.ask,
-                default=approval.default,
-                ask_callback=ask_callback,
-            )
         agent = cls(
             components.model,
             components.format,
@@ -298,13 +329,8 @@ class Agent:
             limits=config.limits_object(),
             working_directory=config.working_directory,
             plugin_manager=manager,
-            prompt=PromptParts(
-                role=config.prompt.role,
-                instructions=config.prompt.instructions,
-                extra_rules=tuple(config.prompt.rules),
-                append=config.prompt.append,
-            ),
-            approval=policy,
+            prompt=_prompt_parts(config),
+            approval=_approval_policy(config, ask_callback),
             redact=loaded.redact,
             config_summary=loaded.redacted_dict(),
             config_file=loaded.source if Path(loaded.source).is_file() else None,
@@ -553,6 +579,18 @@ class Agent:
             manager.register(plugin, name=name)
         return manager
 
+    def _context(self, cancellation: Cancellation) -> ExecutionContext:
+        """A new run's execution context (its hooks are set once the run starts)."""
+        context = ExecutionContext(
+            working_directory=self.working_directory,
+            limits=self.limits,
+            cancellation=cancellation,
+            plugin_manager=self.plugin_manager,
+        )
+        if self.redact is not None:
+            context.redact = self.redact
+        return context
+
     async def _run(
         self,
         task: str | None,
@@ -562,16 +600,9 @@ class Agent:
         resume: bool,
         history: Sequence[Message] = (),
     ) -> RunResult:
-        steps = []
+        steps: list[StepRecord] = []
         cancellation = Cancellation()
-        context = ExecutionContext(
-            working_directory=self.working_directory,
-            limits=self.limits,
-            cancellation=cancellation,
-            plugin_manager=self.plugin_manager,
-        )
-        if self.redact is not None:
-            context.redact = self.redact
+        context = self._context(cancellation)
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
         writer = (
@@ -582,15 +613,7 @@ class Agent:
         try:
             if resume:
                 assert transcript_path is not None
-                previous = load_transcript(transcript_path)
-                if previous.finished:
-                    raise GentError(
-                        f"the run in {transcript_path} already finished "
-                        f"({previous.end.get('stop_reason') if previous.end else ''}); "
-                        "nothing to resume"
-                    )
-                task = previous.task
-                steps = previous.steps
+                task, steps = _interrupted_run(transcript_path)
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
         except BaseException:

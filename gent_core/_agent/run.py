@@ -236,34 +236,41 @@ class AgentRun:
             except HookError as error:
                 reason, message = "plugin_error", str(error)
                 break
-            if record.outcome == "answer":
-                answer, reason, message = record.answer_value, "answer", "the model answered"
-                break
-            if self.stopping_tools:
-                reason = "tool_stop"
-                names = ", ".join(dict.fromkeys(self.stopping_tools))
-                message = (
-                    f"the run stopped after step {record.index}: {names} asked to stop it "
-                    "(its calls are recorded in that step)"
-                )
-                break
-            if self.format_errors >= limits.max_consecutive_format_errors:
-                reason = "format_errors"
-                message = (
-                    f"{self.format_errors} unusable outputs in a row "
-                    f"(limit {limits.max_consecutive_format_errors}); last problem: "
-                    f"{record.feedback}"
-                )
-                break
-            if self.tool_errors >= limits.max_consecutive_tool_errors:
-                reason = "tool_errors"
-                message = (
-                    f"{self.tool_errors} steps in a row whose tool calls all failed "
-                    f"(limit {limits.max_consecutive_tool_errors})"
-                )
+            stop = self.stop_reason(record)
+            if stop is not None:
+                reason, message = stop
+                if reason == "answer":
+                    answer = record.answer_value
                 break
         self.stats.total_seconds += time.perf_counter() - started
         return RunResult(answer, reason, message, self.steps, self.stats, self.task)
+
+    def stop_reason(self, record: StepRecord) -> tuple[StopReason, str] | None:
+        """Whether the run stops after the step ``record`` (just counted), and why: it
+        answered, a tool asked to stop, or a limit of consecutive errors was reached. Pure:
+        it reads the counters and changes nothing.
+        """
+        limits = self.context.limits
+        if record.outcome == "answer":
+            return "answer", "the model answered"
+        if self.stopping_tools:
+            names = ", ".join(dict.fromkeys(self.stopping_tools))
+            return "tool_stop", (
+                f"the run stopped after step {record.index}: {names} asked to stop it "
+                "(its calls are recorded in that step)"
+            )
+        if self.format_errors >= limits.max_consecutive_format_errors:
+            return "format_errors", (
+                f"{self.format_errors} unusable outputs in a row "
+                f"(limit {limits.max_consecutive_format_errors}); last problem: "
+                f"{record.feedback}"
+            )
+        if self.tool_errors >= limits.max_consecutive_tool_errors:
+            return "tool_errors", (
+                f"{self.tool_errors} steps in a row whose tool calls all failed "
+                f"(limit {limits.max_consecutive_tool_errors})"
+            )
+        return None
 
     async def _step(self, index: int) -> StepRecord:
         self.emit(StepStarted(index))

@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
 from gent_core._agent.prompt import PromptParts
-from gent_core._agent.records import RunResult
+from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
 from gent_core._agent.transcript import TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
@@ -28,7 +29,8 @@ from gent_core.tools.base import Tool
 from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
-    from gent_core._config import LoadedConfig
+    from gent_core._config import AgentConfig, LoadedConfig
+    from gent_core._config.python import PartSpec
     from gent_core._plugins.registry import Registry
 
 __all__ = ["THINKING_GUIDANCE", "Agent"]
@@ -49,15 +51,151 @@ def _being_cancelled() -> bool:
     return cancelling is None or cancelling() > 0
 
 
+@dataclass
+class _Parts:
+    """The parts of an agent, resolved from ``Agent(...)``'s arguments."""
+
+    model: Model
+    format: TextFormat
+    toolchain: ToolChain | None
+    termination: Termination
+    tools: list[Tool]
+    toolsets: list[Toolset] = field(default_factory=list)
+    """Toolsets written as ``tools`` entries (``{"mcp": {...}}``)."""
+    toolset_origins: dict[int, Location] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        model: object,
+        format: object,
+        toolchain: object,
+        termination: object,
+        tools: Sequence[object],
+        allow_writes: bool,
+    ) -> _Parts:
+        """Use the objects as they are; look names (and parts left out) up among the
+        installed plugins (the process-wide plugin manager's registry) only when there are
+        any.
+        """
+        if (
+            isinstance(model, Model)
+            and isinstance(format, TextFormat)
+            and (isinstance(toolchain, ToolChain) or (toolchain is None and not tools))
+            and (termination is None or isinstance(termination, Termination))
+            and all(isinstance(tool, Tool) for tool in tools)
+        ):
+            if termination is None:  # the built-in agent's "text", without a lookup
+                from gent_core._terminations.text import TextTermination
+
+                termination = TextTermination()
+            return cls(model, format, toolchain, termination, [t for t in tools if _is_tool(t)])
+        from gent_core._config.python import build_parts
+        from gent_core._plugins.manager import get_plugin_manager
+        from gent_core._plugins.registry import ComponentKind, Registry
+
+        registry = Registry.from_plugin_manager(get_plugin_manager())
+        parts: dict[ComponentKind, object] = {
+            "model": model,
+            "format": format,
+            "toolchain": toolchain,
+            "termination": termination,
+        }
+        built = build_parts(parts, tools, registry, allow_writes=allow_writes)
+        return cls(
+            built.model,
+            built.format,
+            built.toolchain,
+            built.termination,
+            built.tools,
+            built.toolsets,
+            dict(built.toolset_origins),
+        )
+
+
+def _is_tool(value: object) -> TypeGuard[Tool]:
+    return isinstance(value, Tool)
+
+
+def _interrupted_run(transcript: Path | str) -> tuple[str, list[StepRecord]]:
+    """The task and the completed steps of the unfinished run in ``transcript``.
+
+    Raises:
+        GentError: When the transcript is unreadable or its run already finished.
+    """
+    previous = load_transcript(transcript)
+    if previous.finished:
+        raise GentError(
+            f"the run in {transcript} already finished "
+            f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
+        )
+    return previous.task, previous.steps
+
+
+def _approval_policy(
+    config: AgentConfig, ask_callback: Callable[..., bool] | None
+) -> ApprovalPolicy | None:
+    """The config's approval policy; ``None`` when it allows every call."""
+    approval = config.approval
+    if not (approval.deny or approval.ask or approval.default != "allow"):
+        return None
+    return ApprovalPolicy(
+        allow=approval.allow,
+        deny=approval.deny,
+        ask=approval.ask,
+        default=approval.default,
+        ask_callback=ask_callback,
+    )
+
+
+def _prompt_parts(config: AgentConfig) -> PromptParts:
+    """The config's overrides of the system prompt's parts."""
+    return PromptParts(
+        role=config.prompt.role,
+        instructions=config.prompt.instructions,
+        extra_rules=tuple(config.prompt.rules),
+        append=config.prompt.append,
+    )
+
+
 class Agent:
     """A ReAct-style agent over text.
 
+    ::
+
+        from gent_core import Agent, tool
+
+        @tool
+        def word_count(text: str) -> int:
+            '''Count the words of a text.'''
+            return len(text.split())
+
+        agent = Agent("llamacpp", format="xml", toolchain="json", tools=["calculator", word_count])
+        print(agent.run_sync("How many words are in 'to be or not to be'?").answer)
+
+    The model, the format, the tool chain and the termination are each a plugin name
+    (``"openai"``), a name with options (``("openai", {"model": "gpt-4o-mini"})`` or
+    ``{"openai": {"model": "gpt-4o-mini"}}``), or an object (``XMLFormat()``); names are
+    looked up in the plugin registry with the errors of a config file (an unknown name lists
+    the installed ones and the closest; wrong options say what is accepted), raised as a
+    :class:`~gent_core.errors.ConfigError` keyed by the argument. A part left out is the
+    built-in agent's (``gent run``'s without a config: ``llamacpp``, ``xml``, ``json``,
+    ``text``); the tool chain only when there are tools. Names are looked up among the
+    installed plugins (the process-wide plugin manager, which
+    :meth:`PluginSandbox.as_process_manager <gent_core.testing.PluginSandbox.as_process_manager>`
+    replaces in tests), whatever ``plugin_manager`` is given for the hooks.
+
     Args:
-        model: The model back end.
-        format: The text format (``xml``, ``markdown``...).
-        toolchain: The tool chain; required when there are tools.
-        termination: How the final answer is read (plain text by default).
-        tools: Tools to add to the tool chain.
+        model: The model back end (the built-in agent's ``llamacpp`` when left out).
+        format: The text format (``xml``, ``markdown``...; ``xml`` when left out).
+        toolchain: The tool chain (``json``, ``yaml``...); when left out, ``json`` if there
+            are tools, else none.
+        termination: How the final answer is read (plain text, ``text``, by default).
+        tools: Tools for the tool chain: names of installed tools (with options as
+            ``(name, {options})``), any entry of a config file's ``tools`` list (toolsets
+            ``{mcp: {...}}`` included), :class:`~gent_core.tools.base.Tool` objects and
+            functions (made tools by :func:`~gent_core.tools.tool`). Named tools come first
+            in the prompt, then the objects.
         thinking: Whether to ask for a ``thinking`` section before acting.
         limits: Steps, timeouts and error limits.
         working_directory: Where tools work; the current directory by default.
@@ -85,12 +223,12 @@ class Agent:
 
     def __init__(
         self,
-        model: Model,
-        format: TextFormat,
-        toolchain: ToolChain | None = None,
-        termination: Termination | None = None,
+        model: Model | PartSpec | None = None,
+        format: TextFormat | PartSpec | None = None,
+        toolchain: ToolChain | PartSpec | None = None,
+        termination: Termination | PartSpec | None = None,
         *,
-        tools: Sequence[Tool] = (),
+        tools: Sequence[Tool | PartSpec | Callable[..., Any]] = (),
         thinking: bool = True,
         limits: Limits | None = None,
         working_directory: Path | str | None = None,
@@ -106,22 +244,14 @@ class Agent:
         config_summary: dict[str, Any] | None = None,
         config_file: Path | str | None = None,
     ) -> None:
-        if tools and toolchain is None:
-            raise GentError(
-                "an agent with tools needs a tool chain",
-                hint="Pass toolchain=... (for example the 'json' tool chain).",
-            )
-        self.model = model
-        self.format = format
-        self.toolchain = toolchain
-        for tool in tools:
-            assert toolchain is not None
-            toolchain.add_tool(tool)
-        if termination is None:
-            from gent_core._terminations.text import TextTermination
-
-            termination = TextTermination()
-        self.termination = termination
+        parts = _Parts.of(model, format, toolchain, termination, tools, allow_writes)
+        self.model: Model = parts.model
+        self.format: TextFormat = parts.format
+        self.toolchain: ToolChain | None = parts.toolchain
+        for tool in parts.tools:
+            assert self.toolchain is not None  # _Parts makes one when there are tools
+            self.toolchain.add_tool(tool)
+        self.termination: Termination = parts.termination
         self.thinking: Section | None = (
             TextSection("thinking", THINKING_GUIDANCE) if thinking else None
         )
@@ -130,11 +260,11 @@ class Agent:
         self.plugin_manager = plugin_manager
         self.prompt = prompt or PromptParts()
         self.approval = approval
-        self.toolsets = list(toolsets)
+        self.toolsets = [*parts.toolsets, *toolsets]
         self.allow_writes = allow_writes
         self.withheld_tools: list[str] = []
         self.middleware = list(middleware)
-        self.toolset_origins: dict[int, Location] = {}
+        self.toolset_origins: dict[int, Location] = dict(parts.toolset_origins)
         self._opened: list[Toolset] = []
         self._toolset_tools: list[str] = []
         self.toolset_tools: dict[str, Toolset] = {}
@@ -158,6 +288,7 @@ class Agent:
         registry: Registry | None = None,
         plugin_manager: GentPluginManager | None = None,
         ask_callback: Callable[..., bool] | None = None,
+        tools: Sequence[Tool | Callable[..., Any]] = (),
     ) -> Agent:
         """Build an agent from a loaded config, looking components up by plugin name.
 
@@ -167,6 +298,9 @@ class Agent:
                 process-wide plugin manager) by default.
             plugin_manager: Whose lifecycle hooks fire during runs.
             ask_callback: Asked about calls the approval policy marks ``ask``.
+            tools: Tools defined in code (:class:`~gent_core.tools.base.Tool` objects or
+                functions, made tools by :func:`~gent_core.tools.tool`), offered after the
+                config's; a name the config's tools already use is a ``ConfigError``.
 
         Raises:
             ConfigError: Naming the file, line and key of a bad setting.
@@ -176,18 +310,13 @@ class Agent:
         from gent_core._plugins.registry import Registry
 
         manager = plugin_manager or get_plugin_manager()
-        components = build_components(loaded, registry or Registry.from_plugin_manager(manager))
+        from gent_core.tools._function import tool as make_tool
+
+        code_tools = [item if isinstance(item, Tool) else make_tool(item) for item in tools]
+        components = build_components(
+            loaded, registry or Registry.from_plugin_manager(manager), tools=code_tools
+        )
         config = loaded.config
-        approval = config.approval
-        policy = None
-        if approval.deny or approval.ask or approval.default != "allow":
-            policy = ApprovalPolicy(
-                allow=approval.allow,
-                deny=approval.deny,
-                ask=approval.ask,
-                default=approval.default,
-                ask_callback=ask_callback,
-            )
         agent = cls(
             components.model,
             components.format,
@@ -200,13 +329,8 @@ class Agent:
             limits=config.limits_object(),
             working_directory=config.working_directory,
             plugin_manager=manager,
-            prompt=PromptParts(
-                role=config.prompt.role,
-                instructions=config.prompt.instructions,
-                extra_rules=tuple(config.prompt.rules),
-                append=config.prompt.append,
-            ),
-            approval=policy,
+            prompt=_prompt_parts(config),
+            approval=_approval_policy(config, ask_callback),
             redact=loaded.redact,
             config_summary=loaded.redacted_dict(),
             config_file=loaded.source if Path(loaded.source).is_file() else None,
@@ -455,6 +579,18 @@ class Agent:
             manager.register(plugin, name=name)
         return manager
 
+    def _context(self, cancellation: Cancellation) -> ExecutionContext:
+        """A new run's execution context (its hooks are set once the run starts)."""
+        context = ExecutionContext(
+            working_directory=self.working_directory,
+            limits=self.limits,
+            cancellation=cancellation,
+            plugin_manager=self.plugin_manager,
+        )
+        if self.redact is not None:
+            context.redact = self.redact
+        return context
+
     async def _run(
         self,
         task: str | None,
@@ -464,16 +600,9 @@ class Agent:
         resume: bool,
         history: Sequence[Message] = (),
     ) -> RunResult:
-        steps = []
+        steps: list[StepRecord] = []
         cancellation = Cancellation()
-        context = ExecutionContext(
-            working_directory=self.working_directory,
-            limits=self.limits,
-            cancellation=cancellation,
-            plugin_manager=self.plugin_manager,
-        )
-        if self.redact is not None:
-            context.redact = self.redact
+        context = self._context(cancellation)
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
         writer = (
@@ -484,15 +613,7 @@ class Agent:
         try:
             if resume:
                 assert transcript_path is not None
-                previous = load_transcript(transcript_path)
-                if previous.finished:
-                    raise GentError(
-                        f"the run in {transcript_path} already finished "
-                        f"({previous.end.get('stop_reason') if previous.end else ''}); "
-                        "nothing to resume"
-                    )
-                task = previous.task
-                steps = previous.steps
+                task, steps = _interrupted_run(transcript_path)
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
         except BaseException:

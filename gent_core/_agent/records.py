@@ -32,6 +32,7 @@ __all__ = [
     "StepRecord",
     "StopReason",
     "ToolCallRecord",
+    "format_tokens",
     "recorded_output",
     "redact_record",
 ]
@@ -339,6 +340,23 @@ def _clipboard_record(fields: FieldReader) -> dict[str, str]:
     if "path" in fields.data:
         return {"path": fields.text("path"), "source": source}
     return {"text": fields.text("text"), "source": source}
+
+
+def format_tokens(
+    input_tokens: float | None, output_tokens: float | None, *, reported: bool = True
+) -> str:
+    """Token counts for people: ``"1,234 in / 56 out"``, or ``"not reported"`` when the back
+    end reported none (the counts are then unknown, not 0). Every summary that shows tokens
+    (``gent run``'s status line, ``gent eval``'s table) writes them with this.
+
+    Args:
+        input_tokens: Tokens sent (a total or a mean); ``None`` is not reported.
+        output_tokens: Tokens generated; ``None`` is not reported.
+        reported: Whether the back end reported any count (:attr:`RunStats.tokens_reported`).
+    """
+    if not reported or input_tokens is None or output_tokens is None:
+        return "not reported"
+    return f"{input_tokens:,.0f} in / {output_tokens:,.0f} out"
 
 
 @dataclass

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gent_core._agent import feedback
 from gent_core._agent.events import FeedbackSent
 from gent_core._agent.records import ModelCallStats, RepairRecord, RunStats, StepRecord
 from gent_core._agent.streaming import ModelOutput, cut_off, stream_model_output
@@ -119,9 +120,7 @@ class CallRepair:
                     position,
                     tool,
                     problem,
-                    f"Call {position + 1} ({call.tool}) could not be used: "
-                    f"{problem.model_message}\nWrite that one call again, correctly, in the "
-                    f"{chain.name} section; the other calls stand.",
+                    feedback.repair_request(position, call.tool, problem.model_message, chain.name),
                 )
                 if isinstance(found, ToolCall):
                     repaired[position] = ToolCall(found.tool, found.args, call.id)
@@ -211,7 +210,7 @@ class CallRepair:
         if cut_off(output.finish_reason):
             return GentError(
                 "the repair was cut off",
-                model_message="Your output was cut off before the call ended; write it shorter.",
+                model_message=feedback.repair_cut_off(),
             )
         if output.parse_error is not None or output.parsed is None:
             error: GentError = output.parse_error or GentError("the repair could not be read")
@@ -220,7 +219,7 @@ class CallRepair:
         if not actions:
             return GentError(
                 "the repair held no action",
-                model_message=f"You wrote no {chain.name} section; write the call there.",
+                model_message=feedback.repair_no_action(chain.name),
             )
         try:
             calls = chain.parse(actions[0])
@@ -233,7 +232,7 @@ class CallRepair:
             wanted = tool.name if tool is not None else "one of the tools"
             return GentError(
                 "the repair was not one call of the tool",
-                model_message=f"Write exactly one call, of {wanted}.",
+                model_message=feedback.repair_not_one_call(wanted),
             )
         problem = call_problem(calls[0], tools)
         return calls[0] if problem is None else problem

@@ -5,24 +5,22 @@ Small models often call a tool again and again with the arguments they used befo
 reading its result, they write the same action instead of the answer) until the run reaches
 its step limit. A call that repeats an earlier one *and* gets the same result told the model
 nothing new; the agent then adds a note to the observation naming the earlier result and
-saying what to do instead (:func:`repeat_note`). A call whose result changed (the time, a
-file that was written in between) gets a milder note: it may have been wanted (a status
-polled), but the model is reminded that it already had a result and may answer.
+saying what to do instead (:func:`gent_core._agent.feedback.repeat_note`). A call whose
+result changed (the time, a file that was written in between) gets a milder note: it may
+have been wanted (a status polled), but the model is reminded that it already had a result
+and may answer.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from gent_core._agent.records import StepRecord, ToolCallRecord
 from gent_core._serialize import to_json_data
 
-__all__ = ["RepeatedCall", "find_repeats", "repeat_note"]
-
-_SHOWN_CHARS = 200
+__all__ = ["RepeatedCall", "find_repeats"]
 
 
 @dataclass(frozen=True)
@@ -89,52 +87,3 @@ def find_repeats(earlier_steps: Iterable[StepRecord], step: StepRecord) -> list[
             repeats.append(RepeatedCall(call, before[-1][1], before[-1][0], same_result=False))
         seen.setdefault(key, []).append((step.index, call))
     return repeats
-
-
-def _shorten(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + " [...]"
-
-
-def repeat_note(
-    repeat: RepeatedCall,
-    *,
-    step: int,
-    answer_section: str,
-    format_output: Callable[[Any], str],
-) -> str:
-    """The note the model reads after a repeated call: what it called, when it got that
-    result before, the result itself, and what to do instead.
-
-    Args:
-        repeat: The repeated call.
-        step: The current step's number.
-        answer_section: The name of the answer section (``"answer"``).
-        format_output: Writes a tool's output as observation text (the tool chain's
-            :meth:`~gent_core.toolchain.ToolChain.format_output`).
-    """
-    call = repeat.call
-    when = (
-        "earlier in this step" if repeat.earlier_step == step else f"in step {repeat.earlier_step}"
-    )
-    if not repeat.same_result:
-        return (
-            f"Note: you already called {call.tool} with these arguments {when}; this is its "
-            "newer result. Do not call it again for the same thing: if the results you have "
-            f"answer the task, write the {answer_section} section now."
-        )
-    if call.status == "error":
-        return (
-            f"Note: you already made this exact call to {call.tool} {when}, and it failed the "
-            f"same way: {_shorten(call.error or '')} Calling it again will not help: change "
-            "the arguments as the error says, or use another tool."
-        )
-    try:
-        result = format_output(call.output)
-    except Exception:  # noqa: BLE001 - a chain that cannot write it: show the JSON
-        result = json.dumps(to_json_data(call.output), ensure_ascii=False)
-    return (
-        f"Note: you already called {call.tool} with these arguments {when}, and it returned "
-        f"the same result: {_shorten(result)}. Do not call it again: use the result you "
-        f"already have. If it answers the task, write the {answer_section} section now."
-    )

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from gent_core._agent import feedback
 from gent_core._agent.clipboard import clipboard_records, render_clipboard
 from gent_core._agent.events import (
     AgentEvent,
@@ -45,7 +46,7 @@ from gent_core._agent.records import (
     recorded_output,
 )
 from gent_core._agent.repair import CallRepair
-from gent_core._agent.repeats import find_repeats, repeat_note
+from gent_core._agent.repeats import find_repeats
 from gent_core._agent.streaming import (
     CUT_OFF_FINISH_REASONS,
     OUTPUT_LIMIT,
@@ -86,23 +87,6 @@ __all__ = [
 ]
 
 
-_QUOTE_CHARS = 300
-
-
-def _quote(text: str) -> str:
-    text = text.strip()
-    if len(text) > _QUOTE_CHARS:
-        text = text[:_QUOTE_CHARS] + " [...]"
-    return text or "(nothing)"
-
-
-def _quote_end(text: str) -> str:
-    text = text.strip()
-    if len(text) > _QUOTE_CHARS:
-        text = "[...] " + text[-_QUOTE_CHARS:]
-    return text or "(nothing)"
-
-
 def _unreadable(
     section: str, component: object, error: Exception, what: str | None = None
 ) -> _Feedback:
@@ -113,10 +97,7 @@ def _unreadable(
     detail = what or describe_error(error)
     failure = ParseError(
         f"{kind}.parse failed on the {section} section: {describe_error(error)}",
-        model_message=(
-            f"Your {section} section could not be read ({kind} failed: {detail}). Write it "
-            "again, as the instructions show."
-        ),
+        model_message=feedback.unreadable_section(section, kind, detail),
     )
     failure.__cause__ = error
     return _Feedback(failure.model_message, failure)
@@ -285,34 +266,41 @@ class AgentRun:
             except HookError as error:
                 reason, message = "plugin_error", str(error)
                 break
-            if record.outcome == "answer":
-                answer, reason, message = record.answer_value, "answer", "the model answered"
-                break
-            if self.stopping_tools:
-                reason = "tool_stop"
-                names = ", ".join(dict.fromkeys(self.stopping_tools))
-                message = (
-                    f"the run stopped after step {record.index}: {names} asked to stop it "
-                    "(its calls are recorded in that step)"
-                )
-                break
-            if self.format_errors >= limits.max_consecutive_format_errors:
-                reason = "format_errors"
-                message = (
-                    f"{self.format_errors} unusable outputs in a row "
-                    f"(limit {limits.max_consecutive_format_errors}); last problem: "
-                    f"{record.feedback}"
-                )
-                break
-            if self.tool_errors >= limits.max_consecutive_tool_errors:
-                reason = "tool_errors"
-                message = (
-                    f"{self.tool_errors} steps in a row whose tool calls all failed "
-                    f"(limit {limits.max_consecutive_tool_errors})"
-                )
+            stop = self.stop_reason(record)
+            if stop is not None:
+                reason, message = stop
+                if reason == "answer":
+                    answer = record.answer_value
                 break
         self.stats.total_seconds += time.perf_counter() - started
         return RunResult(answer, reason, message, self.steps, self.stats, self.task)
+
+    def stop_reason(self, record: StepRecord) -> tuple[StopReason, str] | None:
+        """Whether the run stops after the step ``record`` (just counted), and why: it
+        answered, a tool asked to stop, or a limit of consecutive errors was reached. Pure:
+        it reads the counters and changes nothing.
+        """
+        limits = self.context.limits
+        if record.outcome == "answer":
+            return "answer", "the model answered"
+        if self.stopping_tools:
+            names = ", ".join(dict.fromkeys(self.stopping_tools))
+            return "tool_stop", (
+                f"the run stopped after step {record.index}: {names} asked to stop it "
+                "(its calls are recorded in that step)"
+            )
+        if self.format_errors >= limits.max_consecutive_format_errors:
+            return "format_errors", (
+                f"{self.format_errors} unusable outputs in a row "
+                f"(limit {limits.max_consecutive_format_errors}); last problem: "
+                f"{record.feedback}"
+            )
+        if self.tool_errors >= limits.max_consecutive_tool_errors:
+            return "tool_errors", (
+                f"{self.tool_errors} steps in a row whose tool calls all failed "
+                f"(limit {limits.max_consecutive_tool_errors})"
+            )
+        return None
 
     async def _step(self, index: int) -> StepRecord:
         self.emit(StepStarted(index))
@@ -429,26 +417,17 @@ class AgentRun:
                 "the token limit",
                 f"the model output was cut off (finish reason {output.finish_reason!r})",
             )
-            message = (
-                f"Your output was cut off{where}: it reached {what} before it ended, so "
-                f"nothing in it was run or used. It ended with: {_quote_end(record.output)}\n"
-                f"Write the {expected} again, shorter (fewer or smaller calls, less text "
-                "before them)."
-            )
+            message = feedback.cut_off(where, what, record.output, expected)
             raise _Feedback(message, TruncatedOutputError(why, model_message=message))
         error = output.parse_error
         if isinstance(error, NoSectionsFoundError):
-            raise _Feedback(f"{error.model_message}\nYou wrote: {_quote(record.output)}", error)
+            raise _Feedback(feedback.no_sections(error.model_message, record.output), error)
         if error is not None:
             raise _Feedback(error.model_message, error)
         assert output.parsed is not None  # no error means a result
         truncated = output.parsed.truncated
         if truncated is not None and truncated.name in agent.closing_sections():
-            raise _Feedback(
-                f"Your output was cut off inside the {truncated.name} section, so it was not "
-                f"used: {_quote(truncated.content)}\nWrite the complete section again, "
-                "shorter if needed."
-            )
+            raise _Feedback(feedback.section_cut_off(truncated.name, truncated.content))
         return output.parsed
 
     def _bound_reached(self, output: ModelOutput) -> tuple[str, str] | None:
@@ -459,14 +438,14 @@ class AgentRun:
         if output.finish_reason == OUTPUT_LIMIT:
             size = f"{limits.max_output_chars:,} characters"
             return (
-                f"the most one output may have ({size})",
+                feedback.output_limit_reached(size),
                 f"the model output was stopped at {size} (limits.max_output_chars)",
             )
         if output.finish_reason == TIME_LIMIT:
             assert limits.model_timeout is not None  # the only way to this finish reason
             seconds = f"{limits.model_timeout:g} s"
             return (
-                f"the time one output may take ({seconds})",
+                feedback.time_limit_reached(seconds),
                 f"the model output was stopped after {seconds} (timeouts.model)",
             )
         return None
@@ -482,15 +461,11 @@ class AgentRun:
         )
         answers = parsed.untrimmed(agent.termination.name)
         if actions:
+            assert action_name is not None  # only a tool chain's section is an action
             if answers:
-                record.notes.append(
-                    f"Your {agent.termination.name} was ignored because you also wrote an "
-                    f"{action_name}: answer only after you have seen the results."
-                )
+                record.notes.append(feedback.answer_ignored(agent.termination.name, action_name))
             if len(actions) > 1:
-                record.notes.append(
-                    f"Only the first {action_name} section was run; put every call in one."
-                )
+                record.notes.append(feedback.only_first_action(action_name))
             return await self._run_action(record, actions[0])
         if answers:
             started = time.perf_counter()
@@ -507,8 +482,7 @@ class AgentRun:
                     check_value(value, convert=True, name="answer")
                 except ValueBoundsError as error:
                     raise _Feedback(
-                        f"Your {agent.termination.name} cannot be used: {error.problem}. "
-                        "Write it again within these bounds."
+                        feedback.answer_out_of_bounds(agent.termination.name, error.problem)
                     ) from None
                 record.outcome = "answer"
                 record.answer_value = value
@@ -516,11 +490,8 @@ class AgentRun:
                 self.emit(AnswerReady(record.index, value))
                 return []
         expected = agent.expected_sections_text()
-        raise _Feedback(
-            f"Your output had no usable {expected} section, so nothing happened. "
-            f"You wrote: {_quote(record.output)}\n"
-            f"Write {expected}, like this:\n{agent.format.example(agent.closing_sections())}"
-        )
+        example = agent.format.example(agent.closing_sections())
+        raise _Feedback(feedback.no_usable_section(expected, record.output, example))
 
     async def _run_action(self, record: StepRecord, content: str) -> list[ContentPart]:
         toolchain = self.agent.toolchain
@@ -542,14 +513,10 @@ class AgentRun:
                 check_value(call.args, convert=True, name="args")
             except ValueBoundsError as error:
                 raise _Feedback(
-                    f"Call {number} ({call.tool!r}) cannot be used: {error.problem}. Nothing "
-                    "was run; write the calls again within these bounds."
+                    feedback.call_out_of_bounds(number, call.tool, error.problem)
                 ) from None
         if not calls:
-            raise _Feedback(
-                f"Your {toolchain.name} section had no tool call. Write a call, or give the "
-                f"answer in the {self.agent.termination.name} section."
-            )
+            raise _Feedback(feedback.no_tool_call(toolchain.name, self.agent.termination.name))
         try:
             check_call_count(calls, self.context.limits)
         except ParseError as error:
@@ -588,7 +555,7 @@ class AgentRun:
     def _note_repeats(self, record: StepRecord, toolchain: ToolChain) -> None:
         """Tell the model about calls that repeat an earlier call with the same result."""
         for repeat in find_repeats(self.steps, record):
-            note = repeat_note(
+            note = feedback.repeat_note(
                 repeat,
                 step=record.index,
                 answer_section=self.agent.termination.name,
@@ -633,12 +600,7 @@ class AgentRun:
             dropped = [part for part in parts if isinstance(part, ImagePart)]
             if dropped:
                 parts = [part for part in parts if not isinstance(part, ImagePart)]
-                parts.append(
-                    TextPart(
-                        f"\n\n({len(dropped)} image(s) returned by tools cannot be shown to "
-                        "this model.)"
-                    )
-                )
+                parts.append(TextPart(feedback.images_dropped(len(dropped))))
         record.followup = "".join(part.text for part in parts if isinstance(part, TextPart))
         record.followup_media = [
             {"media_type": part.media_type, "data": base64.b64encode(part.data).decode("ascii")}

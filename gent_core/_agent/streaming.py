@@ -23,6 +23,7 @@ import asyncio
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gent_core._agent.events import AgentEvent, OutputEvent
 from gent_core.context import Limits
@@ -265,7 +266,7 @@ async def stream_model_output(
     stopped: str | None = None
     received = 0
     started = time.perf_counter()
-    stream = model.stream(request)
+    stream: Any = None
     watch = _Watch(limits.model_timeout, limits.model_idle_timeout)
 
     async def consume() -> None:
@@ -294,6 +295,7 @@ async def stream_model_output(
 
     failure: Exception | None = None
     try:
+        stream = model.stream(request)
         await consume()
     except asyncio.CancelledError:
         if watch.expired is None or watch.withdraw():
@@ -304,7 +306,10 @@ async def stream_model_output(
         expired = watch.disarm()
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:
-            await aclose()
+            try:
+                await aclose()
+            except Exception as error:  # noqa: BLE001 - closing is the back end's too
+                failure = failure or error
     if expired == "idle":
         after = f" after {received:,} characters" if received else ""
         raise ModelError(
@@ -317,10 +322,10 @@ async def stream_model_output(
         if not received:
             raise ModelError(f"the model did not finish within {limits.model_timeout:g} s")
         stopped = TIME_LIMIT
-    elif isinstance(failure, GentError):
+    elif isinstance(failure, ModelError):
         raise failure
-    elif failure is not None:
-        raise ModelError(f"the model failed: {describe_error(failure)}") from failure
+    elif failure is not None:  # any other error of the back end, gent's own errors included
+        raise _model_error(failure) from failure
     seconds = time.perf_counter() - started
     if streamer.cut_at is not None:
         finish_reason = "section_closed"
@@ -328,3 +333,12 @@ async def stream_model_output(
         finish_reason = stopped
     text, parsed, problem, restored = streamer.finish(finish_reason)
     return ModelOutput(text, usage, finish_reason, seconds, parsed, problem, restored)
+
+
+def _model_error(failure: Exception) -> ModelError:
+    """A back end's failure as the :class:`ModelError` that ends the run (stop reason
+    ``model_error``): its message (with the class of an exception from outside gent) and hint.
+    """
+    if isinstance(failure, GentError):
+        return ModelError(f"the model failed: {failure.message}", hint=failure.hint)
+    return ModelError(f"the model failed: {describe_error(failure)}")

@@ -28,6 +28,7 @@ from gent_core._agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core._agent.records import format_tokens
 from gent_core._cli.colors import color_enabled, is_terminal
 from gent_core._cli.output import Output, visible
 from gent_core._config.secrets import Redactor
@@ -255,8 +256,11 @@ class LiveView:
     def _finished(self, event: RunFinished) -> None:
         result = event.result
         stats = result.stats
+        tokens = format_tokens(
+            stats.input_tokens, stats.output_tokens, reported=stats.tokens_reported
+        )
         line = (
             f"\n{result.stop_reason}: {result.message} | steps {stats.steps} | tokens "
-            f"{stats.input_tokens} in / {stats.output_tokens} out | {stats.total_seconds:.1f} s\n"
+            f"{tokens} | {stats.total_seconds:.1f} s\n"
         )
         self._line(line, "dim" if result.ok else "red")

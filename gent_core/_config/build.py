@@ -13,7 +13,7 @@ Every problem names the file, the line and the key.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -54,6 +54,10 @@ _CONTRACTS: dict[ComponentKind, type] = {
 }
 
 
+_CODE_TOOLS: KeyPath = ("tools",)
+"""Where problems with tools made in code are reported: the ``tools`` key."""
+
+
 @dataclass
 class Components:
     """The components an agent is made of.
@@ -61,7 +65,8 @@ class Components:
     Attributes:
         model: The model back end.
         format: The text format.
-        toolchain: The tool chain, created with ``tools=`` :attr:`tools`.
+        toolchain: The tool chain, created with ``tools=`` :attr:`tools` (``None`` only when
+            it was given as ``None``: an agent without tools).
         termination: The termination.
         tools: The tools, in config order.
         toolsets: The toolsets (opened by the agent before its first run), in config order.
@@ -72,7 +77,7 @@ class Components:
 
     model: Model
     format: TextFormat
-    toolchain: ToolChain
+    toolchain: ToolChain | None
     termination: Termination
     tools: list[Tool] = field(default_factory=list)
     toolsets: list[Toolset] = field(default_factory=list)
@@ -300,12 +305,23 @@ class _Builder:
             raise ConfigError(problems=ordered) from None
 
 
-def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
+def build_components(
+    loaded: LoadedConfig,
+    registry: Registry,
+    *,
+    tools: Sequence[Tool] = (),
+    given: Mapping[ComponentKind, Any] | None = None,
+) -> Components:
     """Look up, validate and create every component of ``loaded``'s configuration.
 
     Args:
         loaded: The configuration (see :func:`gent_core._config.load_config`).
         registry: Where components are looked up by name.
+        tools: Tools made in code, offered after the configuration's (a name taken by a
+            tool of the configuration is reported like a tool listed twice).
+        given: Parts supplied as objects (``Agent("llamacpp", format=XMLFormat())``): they
+            are used as they are (``None`` for no tool chain), and the configuration's
+            entries for those kinds are neither looked up nor created.
 
     Returns:
         The model, format, tool chain (created with ``tools=`` the tools), termination and
@@ -320,10 +336,19 @@ def build_components(loaded: LoadedConfig, registry: Registry) -> Components:
     # An import path in an option ("answers:Verdict") may name a module next to the config
     # file, or in the current directory (gent_core._importing).
     with import_search_path(loaded.base_dir, Path.cwd()):
-        return _build(loaded, registry)
+        return _build(loaded, registry, list(tools), dict(given or {}))
 
 
-def _build(loaded: LoadedConfig, registry: Registry) -> Components:
+def _build(
+    loaded: LoadedConfig,
+    registry: Registry,
+    code_tools: list[Tool],
+    given: dict[ComponentKind, Any],
+) -> Components:
+    """The two phases of :func:`build_components` (about 100 lines: every kind is planned,
+    then created, and splitting the phases apart would hide that nothing is created before
+    every name and option was checked).
+    """
     config = loaded.config
     builder = _Builder(loaded, registry)
     singles: list[tuple[ComponentKind, KeyPath, ComponentSpec]] = [
@@ -332,7 +357,9 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
         ("termination", ("termination",), config.termination),
         ("toolchain", ("toolchain",), config.toolchain),
     ]
-    plans = {kind: builder.lookup(kind, path, spec) for kind, path, spec in singles}
+    plans = {
+        kind: builder.lookup(kind, path, spec) for kind, path, spec in singles if kind not in given
+    }
     tool_plans: list[_Plan | list[tuple[KeyPath, Tool]] | None] = []
     toolset_plans: list[_Plan | None] = []
     for index, entry in enumerate(config.tools):
@@ -378,6 +405,22 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
             continue
         first[tool.name] = tool_plan.path if tool_plan is not None else where
         tools.append(tool)
+    for tool in code_tools:
+        if tool.name in first:
+            earlier = first[tool.name]
+            also = (
+                "another tool object"
+                if earlier == _CODE_TOOLS
+                else ".".join(str(part) for part in earlier)
+            )
+            builder.problem(
+                f"tool {tool.name!r} is given twice: as a tool object, and as {also}; "
+                "give each tool once, or rename one",
+                earlier,
+            )
+            continue
+        first[tool.name] = _CODE_TOOLS
+        tools.append(tool)
     toolsets: list[Toolset] = []
     origins: dict[int, Location] = {}
     for toolset_plan in toolset_plans:
@@ -399,6 +442,7 @@ def _build(loaded: LoadedConfig, registry: Registry) -> Components:
         if plan is not None
     }
     builder.fail_if_problems()
+    created.update(given)
     return Components(
         model=created["model"],
         format=created["format"],

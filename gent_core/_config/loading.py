@@ -35,7 +35,7 @@ from gent_core._config.shorthand import (
 from gent_core._config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
 from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 
-__all__ = ["LoadedConfig", "format_key", "load_config", "parse_config"]
+__all__ = ["LoadedConfig", "config_from_data", "format_key", "load_config", "parse_config"]
 
 _log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ def _locate(
         probe = probe[:-1]
     mark = marks.get(probe) if probe or not path else None
     return Location(
-        file=source,
+        file=source or None,
         line=mark.line if mark else None,
         column=mark.column if mark else None,
         key=format_key(shown) or None,
@@ -351,6 +351,63 @@ def _warn_short_credentials(document: Document, source: str) -> None:
             )
             where = _locate(document.marks, source, path)
             _log.warning("%s", ConfigProblem(message, where).render())
+
+
+def config_from_data(
+    data: Mapping[str, Any],
+    *,
+    source: str = "",
+    base_dir: Path | None = None,
+    aliases: Mapping[KeyPath, KeyPath] | None = None,
+) -> LoadedConfig:
+    """Validate a configuration given as Python data rather than YAML text (the arguments of
+    ``Agent(...)``): the same models and messages as :func:`parse_config`, with no lines.
+
+    Args:
+        data: The configuration's keys and values, as a YAML file would hold them.
+        source: What messages name as the file (``""``: none, only the key).
+        base_dir: Where a relative ``working_directory`` is resolved (default: the current
+            directory).
+        aliases: Key paths of ``data`` -> the key paths messages show (``tools.0`` ->
+            ``tools.2`` when the caller's list had two entries that are not config entries).
+
+    Returns:
+        The validated configuration; the strings under credential-like keys (``api_key``...)
+        are its secrets.
+
+    Raises:
+        ConfigError: Listing every problem with its key and what is accepted.
+    """
+    base = base_dir if base_dir is not None else Path.cwd()
+    secrets = frozenset(_credentials(data, ()))
+    redactor = Redactor(secrets)
+
+    def is_secret(path: KeyPath, value: Any) -> bool:
+        return any(is_secret_key(part) for part in path) or redactor.is_secret_value(value)
+
+    try:
+        config = AgentConfig.model_validate(dict(data), context={"base_dir": base})
+    except ValidationError as error:
+        found = problems_from_validation_error(error, _config_schema(), is_secret=is_secret)
+        _raise(
+            [ConfigProblem(message, _locate({}, source, path, aliases)) for path, message in found]
+        )
+    loaded = LoadedConfig(config, source, secrets, base, aliases=dict(aliases or {}))
+    config.attach_secrets(secrets)
+    return loaded
+
+
+def _credentials(value: Any, path: KeyPath) -> list[str]:
+    """The strings of ``value`` under a credential-like key (``api_key``, ``token``...)."""
+    if isinstance(value, Mapping):
+        return [
+            found for key, item in value.items() for found in _credentials(item, (*path, str(key)))
+        ]
+    if isinstance(value, list | tuple):
+        return [found for item in value for found in _credentials(item, path)]
+    if isinstance(value, str) and value and any(is_secret_key(part) for part in path):
+        return [value]
+    return []
 
 
 def load_config(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from gent_core._agent.records import format_tokens
 from gent_core._eval.records import EvalResult, RunRecord
 from gent_core._eval.stats import ConfigurationSummary
 
@@ -51,10 +52,11 @@ def summary_rows(summaries: Sequence[ConfigurationSummary]) -> list[list[str]]:
     rows = []
     for summary in summaries:
         mean_in, mean_out = summary.mean_tokens()
-        if summary.runs and not summary.tokens_reported:
-            tokens = "not reported"
-        else:
-            tokens = "-" if mean_in is None else f"{mean_in:,.0f} / {mean_out:,.0f}"
+        tokens = (
+            format_tokens(mean_in, mean_out, reported=summary.tokens_reported)
+            if summary.runs
+            else "-"
+        )
         rows.append(
             [
                 summary.label,

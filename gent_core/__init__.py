@@ -71,6 +71,18 @@ _EXPORTS: dict[str, str] = {
     "Clipboard": "gent_core.context",
     "ExecutionContext": "gent_core.context",
     "Limits": "gent_core.context",
+    # what a run emits while it runs (the on_event callback and Agent.events)
+    "AgentEvent": "gent_core._agent.events",
+    "AnswerReady": "gent_core._agent.events",
+    "FeedbackSent": "gent_core._agent.events",
+    "ModelLoaded": "gent_core._agent.events",
+    "ModelLoading": "gent_core._agent.events",
+    "OutputEvent": "gent_core._agent.events",
+    "RunFinished": "gent_core._agent.events",
+    "RunStarted": "gent_core._agent.events",
+    "StepStarted": "gent_core._agent.events",
+    "ToolCallFinished": "gent_core._agent.events",
+    "ToolCallsStarted": "gent_core._agent.events",
     # what a run produced (the run hooks pass them)
     "RunResult": "gent_core._agent.records",
     "StepRecord": "gent_core._agent.records",
@@ -96,6 +108,19 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from gent_core._agent import Agent
     from gent_core._agent.approval import ApprovalPolicy
+    from gent_core._agent.events import (
+        AgentEvent,
+        AnswerReady,
+        FeedbackSent,
+        ModelLoaded,
+        ModelLoading,
+        OutputEvent,
+        RunFinished,
+        RunStarted,
+        StepStarted,
+        ToolCallFinished,
+        ToolCallsStarted,
+    )
     from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
     from gent_core._cli.errors import UsageError
     from gent_core._config import (
@@ -227,6 +252,17 @@ __all__ = [
     "build_components",
     "default_config",
     "tool",
+    "AgentEvent",
+    "AnswerReady",
+    "FeedbackSent",
+    "ModelLoaded",
+    "ModelLoading",
+    "OutputEvent",
+    "RunFinished",
+    "RunStarted",
+    "StepStarted",
+    "ToolCallFinished",
+    "ToolCallsStarted",
 ]
 
 

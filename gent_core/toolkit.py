@@ -78,6 +78,7 @@ _EXPORTS: dict[str, str] = {
     "repeat_calls": "gent_core._grammar",
     "CallableTool": "gent_core._grammar.calls",
     "GrammarMatcher": "gent_core._grammar.match",
+    "matches": "gent_core._grammar.match",
     "sample": "gent_core._grammar.sample",
     # schema helpers
     "SchemaValidator": "gent_core.tools._validator",
@@ -216,6 +217,7 @@ if TYPE_CHECKING:
     )
     from gent_core._grammar.match import (
         GrammarMatcher,
+        matches,
     )
     from gent_core._grammar.sample import (
         sample,
@@ -373,6 +375,7 @@ __all__ = [
     "line_column",
     "literal",
     "load_export",
+    "matches",
     "message_to_openai",
     "messages_to_openai",
     "name_table",

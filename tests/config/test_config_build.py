@@ -71,8 +71,10 @@ def test_every_component_is_built_with_validated_options(fakes: SimpleNamespace)
 
 def test_toolchain_is_created_with_the_tools(fakes: SimpleNamespace) -> None:
     components = build(fakes, FULL)
-    assert components.toolchain.tools == tuple(components.tools)
-    assert [tool.name for tool in components.toolchain.tools] == ["greet", "shout"]
+    chain = components.toolchain
+    assert chain is not None
+    assert chain.tools == tuple(components.tools)
+    assert [tool.name for tool in chain.tools] == ["greet", "shout"]
 
 
 def test_core_json_termination_with_schema_import_path(fakes: SimpleNamespace) -> None:

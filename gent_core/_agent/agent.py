@@ -14,7 +14,7 @@ from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFi
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult
 from gent_core._agent.run import AgentRun
-from gent_core._agent.transcript import TranscriptWriter, load_transcript
+from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location
@@ -407,11 +407,13 @@ class Agent:
 
     async def resume(
         self,
-        transcript: Path | str,
+        transcript: Path | str | Transcript,
         *,
         on_event: Callable[[AgentEvent], None] | None = None,
     ) -> RunResult:
-        """Continue an interrupted run from its transcript (appending to the same file).
+        """Continue an interrupted run from its transcript: a file (appended to), or a
+        :class:`~gent_core._agent.transcript.Transcript` already read (from the history
+        database: nothing is appended to it).
 
         Raises:
             GentError: When the transcript is unreadable or the run already finished.
@@ -459,7 +461,7 @@ class Agent:
         self,
         task: str | None,
         emit: Callable[[AgentEvent], None],
-        transcript_path: Path | str | None,
+        transcript_path: Path | str | Transcript | None,
         *,
         resume: bool,
         history: Sequence[Message] = (),
@@ -476,18 +478,20 @@ class Agent:
             context.redact = self.redact
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
-        writer = (
-            TranscriptWriter(transcript_path, redact=self.redact, resume=resume)
-            if transcript_path
-            else None
-        )
+        # A transcript already read (from the history database) has no file to write.
+        loaded = transcript_path if isinstance(transcript_path, Transcript) else None
+        path = None if isinstance(transcript_path, Transcript) else transcript_path
+        writer = TranscriptWriter(path, redact=self.redact, resume=resume) if path else None
         try:
             if resume:
-                assert transcript_path is not None
-                previous = load_transcript(transcript_path)
+                previous = loaded
+                if previous is None:
+                    assert path is not None
+                    previous = load_transcript(path)
                 if previous.finished:
+                    where = path or "the transcript"
                     raise GentError(
-                        f"the run in {transcript_path} already finished "
+                        f"the run in {where} already finished "
                         f"({previous.end.get('stop_reason') if previous.end else ''}); "
                         "nothing to resume"
                     )

@@ -46,6 +46,7 @@ from gent_core._agent.records import (
 )
 from gent_core._agent.repair import CallRepair
 from gent_core._agent.repeats import find_repeats, repeat_note
+from gent_core._agent.replay import step_messages
 from gent_core._agent.streaming import (
     CUT_OFF_FINISH_REASONS,
     OUTPUT_LIMIT,
@@ -171,17 +172,7 @@ class AgentRun:
 
     def _replay(self, step: StepRecord) -> None:
         """Rebuild messages and counters from a completed step of an earlier run."""
-        self.messages.append(Message.assistant(step.output))
-        for repair in step.repairs:
-            self.messages.append(Message.user(repair.request))
-            self.messages.append(Message.assistant(repair.output))
-        if step.followup or step.followup_media:
-            parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
-            parts.extend(
-                ImagePart(base64.b64decode(media["data"]), media["media_type"])
-                for media in step.followup_media
-            )
-            self.messages.append(Message.user(parts))
+        self.messages.extend(step_messages(step))
         self._count(step)
         self.stats.steps += 1
         for call in step.calls:

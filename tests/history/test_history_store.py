@@ -45,8 +45,10 @@ def _end(answer: Any, stop_reason: str = "answer", *, tokens: bool = True) -> di
         "stats": {
             "input_tokens": 10 if tokens else 0,
             "output_tokens": 5 if tokens else 0,
-            "tokens_reported": tokens,
-            "total_seconds": 1.5,
+            "model_calls": [
+                {"input_tokens": 10 if tokens else None, "output_tokens": 5 if tokens else None}
+            ],
+            "seconds": {"total": 1.5},
         },
     }
 

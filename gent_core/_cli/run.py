@@ -122,7 +122,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with the configuration it recorded unless CONFIG is given",
     )
     history.add_argument(
-        "--no-log", action="store_true", help="do not log this run (gent logs off: no run)"
+        "--no-log",
+        action="store_true",
+        help="leave this run out of the history (gent logs off: every run)",
     )
     add_agent_arguments(parser, config_short=False)
 

@@ -250,6 +250,9 @@ class HistoryStore:
             self._db.create_function("config_matches", 2, config_matches, deterministic=True)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA journal_mode = WAL")
+            # WAL's usual setting: a commit is not flushed to disk on its own (a checkpoint
+            # is); the file stays consistent, and a power cut loses at most the last records.
+            self._db.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except sqlite3.Error as error:
             self._db.close()

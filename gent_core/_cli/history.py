@@ -244,7 +244,13 @@ def run(args: argparse.Namespace) -> int:
         return _switch(command == "on", output)
     name = f"{COMMAND} show" if command == "show" else COMMAND
     path = database_path()
-    if not path.exists():
+    try:
+        missing = not path.exists()
+        enabled = logging_enabled()
+    except OSError as error:
+        output.error(name, f"cannot read {path.parent}: {error.strerror or error}")
+        return 2
+    if missing:
         if command == "show":
             output.error(name, f"no logged run has the id {args.run_id!r}: nothing is logged yet")
             return 2
@@ -253,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             output.line("No runs are logged yet.")
         return 0
-    if not logging_enabled() and not args.json:
+    if not enabled and not args.json:
         output.line("(logging is off: gent logs on starts it again)", err=True)
     from gent_core._history.store import HistoryStore
 

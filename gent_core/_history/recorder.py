@@ -235,7 +235,11 @@ def record_runs(
         conversation_id: Join this logged conversation (``gent run --continue``).
         resumed: The earlier run the next run resumes (``gent run --resume``).
     """
-    if not logging_enabled():
+    try:
+        if not logging_enabled():
+            return None
+    except OSError as error:  # the data directory cannot be looked at
+        logger.warning("runs are not logged: %s: %s", database_path().parent, error.strerror)
         return None
     recorder = HistoryRecorder(
         agent, config_name=config_name, conversation_id=conversation_id, resumed=resumed

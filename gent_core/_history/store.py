@@ -527,9 +527,27 @@ class HistoryStore:
         return runs[0] if runs else None
 
     def records(self, run_id: str) -> list[dict[str, Any]]:
-        """The run's transcript records, in order."""
-        rows = self._read("SELECT data FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
-        return [json.loads(data) for (data,) in rows]
+        """The run's transcript records, in order.
+
+        Raises:
+            HistoryError: When the database cannot be read, or a record is not a JSON object.
+        """
+        rows = self._read("SELECT seq, data FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
+        records = []
+        for seq, data in rows:
+            try:
+                record = json.loads(data)
+            except (TypeError, ValueError) as error:
+                record = error
+            if not isinstance(record, dict):
+                raise HistoryError(
+                    f"record {seq} of the logged run {run_id} is damaged: not a JSON object",
+                    location=Location(file=str(self.path)),
+                    hint=f"The file is damaged: move it away (mv {self.path} {self.path}.bad) "
+                    "and gent starts a new one.",
+                )
+            records.append(record)
+        return records
 
     def count(self) -> int:
         """How many runs are logged."""

@@ -299,3 +299,18 @@ def test_concurrent_runs_in_separate_processes_all_log_whole(home: Path, tmp_pat
         ).fetchall()
     assert tasks == [f"task number {n}" for n in range(4)]
     assert [types for _, types in kinds] == ["run,step,step,end"] * 4
+
+
+def test_a_damaged_record_is_a_clear_error_for_show_continue_and_resume(
+    spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agent = config(tmp_path / "agent.yaml", "<answer>a</answer>")
+    assert gent(capsys, "run", agent, "task", "-q")[0] == 0
+    (run,) = logs_json(capsys)
+    with sqlite3.connect(home / "logs.db") as db:
+        db.execute("UPDATE records SET data = '[1, 2' WHERE seq = 1")
+    for arguments in (["logs", "show", run["id"]], ["run", "-c", "more"]):
+        code, _, err = gent(capsys, *arguments)
+        assert code == 2, arguments
+        assert f"record 1 of the logged run {run['id']} is damaged" in err
+        assert "Traceback" not in err

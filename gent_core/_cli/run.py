@@ -199,13 +199,11 @@ def _plan(args: argparse.Namespace) -> _Plan:
         raise UsageError("give a TASK, or --resume TRANSCRIPT|ID (not both)")
     plan = _Plan(config_file, task)
     if resume is not None and not _is_run_id(resume):
-        from gent_core._agent import load_transcript
         from gent_core._history.recorder import Resumed
 
         # With a CONFIG, the agent reads the file first, under its lock.
         plan.resumed = Resumed(path=resume)
         if config_file is None:
-            plan.resumed.transcript = load_transcript(resume)
             plan.header = plan.resumed.read().header
             plan.header_where = f"the transcript {resume}"
         return plan

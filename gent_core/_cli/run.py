@@ -241,7 +241,7 @@ def _load(plan: _Plan, args: argparse.Namespace) -> LoadedConfig:
     else the usual default (``./gent.yaml`` or the built-in agent).
     """
     if plan.header is not None and plan.config_file is None:
-        again = "--resume ..." if plan.resumed is not None else "--continue"
+        again = f"--resume {args.resume}" if plan.resumed is not None else "--continue"
         return header_agent_config(
             plan.header,
             args,

@@ -32,17 +32,6 @@ def test_calculator_example_runs_end_to_end_offline(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     assert result["stop_reason"] == "answer"
-    calls = [call for step in result["steps"] for call in step["calls"]]
-    assert calls, "the model made no tool call"
-    first = calls[0]
-    assert first["tool"] == "calculator"
-    assert first["status"] == "success"
-    value = first["output"]
-    # The observation with the tool's result went back to the model...
-    assert f"<calculator>\n{value}\n</calculator>" in result["steps"][0]["followup"]
-    # ...and the answer is built from it.
-    assert str(value) in str(result["answer"])
-    assert result["stats"]["tool_calls"] == {"calculator": len(calls)}
     # The run is in the history, with the local model's token counts.
     logged = subprocess.run(
         [gent, "logs", "-n", "1", "--json"], capture_output=True, text=True, env=env, check=True
@@ -56,6 +45,17 @@ def test_calculator_example_runs_end_to_end_offline(tmp_path: Path) -> None:
     assert run["steps"] == len(result["steps"])
     assert run["input_tokens"] == result["stats"]["input_tokens"] > 0
     assert run["config_name"] == str(ROOT / "examples" / "calculator.yaml")
+    calls = [call for step in result["steps"] for call in step["calls"]]
+    assert calls, "the model made no tool call"
+    first = calls[0]
+    assert first["tool"] == "calculator"
+    assert first["status"] == "success"
+    value = first["output"]
+    # The observation with the tool's result went back to the model...
+    assert f"<calculator>\n{value}\n</calculator>" in result["steps"][0]["followup"]
+    # ...and the answer is built from it.
+    assert str(value) in str(result["answer"])
+    assert result["stats"]["tool_calls"] == {"calculator": len(calls)}
 
 
 @pytest.mark.llama

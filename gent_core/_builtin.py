@@ -60,6 +60,9 @@ COMMANDS: Mapping[str, Command] = MappingProxyType(
         "eval": Command(
             "gent_core._cli.eval", "measure how well agent configurations solve a suite of tasks"
         ),
+        "logs": Command(
+            "gent_core._cli.history", "list, search and show the logged runs (the history)"
+        ),
         "tools": Command("gent_core._cli.tools", "list installed tools, or show one tool's schema"),
         "call": Command("gent_core._cli.call", "run one tool from the shell, without a model"),
         "completion": Command(

@@ -15,7 +15,7 @@ from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFi
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
-from gent_core._agent.transcript import TranscriptWriter, load_transcript
+from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location
@@ -117,16 +117,18 @@ def _is_tool(value: object) -> TypeGuard[Tool]:
     return isinstance(value, Tool)
 
 
-def _interrupted_run(transcript: Path | str) -> tuple[str, list[StepRecord]]:
-    """The task and the completed steps of the unfinished run in ``transcript``.
+def _interrupted_run(transcript: Path | str | Transcript) -> tuple[str, list[StepRecord]]:
+    """The task and the completed steps of the unfinished run in ``transcript`` (a file, or
+    a transcript already read from the history database).
 
     Raises:
         GentError: When the transcript is unreadable or its run already finished.
     """
-    previous = load_transcript(transcript)
+    previous = transcript if isinstance(transcript, Transcript) else load_transcript(transcript)
     if previous.finished:
+        where = "the transcript" if isinstance(transcript, Transcript) else transcript
         raise GentError(
-            f"the run in {transcript} already finished "
+            f"the run in {where} already finished "
             f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
         )
     return previous.task, previous.steps
@@ -531,11 +533,13 @@ class Agent:
 
     async def resume(
         self,
-        transcript: Path | str,
+        transcript: Path | str | Transcript,
         *,
         on_event: Callable[[AgentEvent], None] | None = None,
     ) -> RunResult:
-        """Continue an interrupted run from its transcript (appending to the same file).
+        """Continue an interrupted run from its transcript: a file (appended to), or a
+        :class:`~gent_core._agent.transcript.Transcript` already read (from the history
+        database: nothing is appended to it).
 
         Raises:
             GentError: When the transcript is unreadable or the run already finished.
@@ -595,7 +599,7 @@ class Agent:
         self,
         task: str | None,
         emit: Callable[[AgentEvent], None],
-        transcript_path: Path | str | None,
+        transcript_path: Path | str | Transcript | None,
         *,
         resume: bool,
         history: Sequence[Message] = (),
@@ -605,15 +609,13 @@ class Agent:
         context = self._context(cancellation)
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
-        writer = (
-            TranscriptWriter(transcript_path, redact=self.redact, resume=resume)
-            if transcript_path
-            else None
-        )
+        # A transcript already read (from the history database) has no file to write.
+        loaded = transcript_path if isinstance(transcript_path, Transcript) else None
+        path = None if isinstance(transcript_path, Transcript) else transcript_path
+        writer = TranscriptWriter(path, redact=self.redact, resume=resume) if path else None
         try:
             if resume:
-                assert transcript_path is not None
-                task, steps = _interrupted_run(transcript_path)
+                task, steps = _interrupted_run(loaded or path)  # type: ignore[arg-type]
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
         except BaseException:

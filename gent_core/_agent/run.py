@@ -47,6 +47,7 @@ from gent_core._agent.records import (
 )
 from gent_core._agent.repair import CallRepair
 from gent_core._agent.repeats import find_repeats
+from gent_core._agent.replay import step_messages
 from gent_core._agent.streaming import (
     CUT_OFF_FINISH_REASONS,
     OUTPUT_LIMIT,
@@ -82,8 +83,6 @@ __all__ = [
     "AgentRun",
     "RunAgent",
     "cut_off_by_back_end",
-    "step_messages",
-    "turn_messages",
 ]
 
 
@@ -110,39 +109,6 @@ class _Feedback(Exception):
         super().__init__(message)
         self.message = message
         self.error = error
-
-
-def step_messages(step: StepRecord) -> list[Message]:
-    """The messages a completed step added to its run's conversation, rebuilt from its record:
-    the model's output, each repair's request and answer, then the follow-up (observations,
-    feedback, images) when there is one.
-
-    ``--resume`` replays an interrupted run's steps with it; ``gent chat`` makes a finished
-    turn the next turn's history with it (see :func:`turn_messages`).
-    """
-    messages = [Message.assistant(step.output)]
-    for repair in step.repairs:
-        messages.append(Message.user(repair.request))
-        messages.append(Message.assistant(repair.output))
-    if step.followup or step.followup_media:
-        parts: list[ContentPart] = [TextPart(step.followup)] if step.followup else []
-        parts.extend(
-            ImagePart(base64.b64decode(media["data"]), media["media_type"])
-            for media in step.followup_media
-        )
-        messages.append(Message.user(parts))
-    return messages
-
-
-def turn_messages(result: RunResult) -> list[Message]:
-    """The messages of a finished run, as the history of the next turn of a conversation:
-    the task, then every step's messages (:func:`step_messages`); the system message is not
-    part of it (each run sends its own).
-    """
-    messages = [Message.user(result.task)]
-    for step in result.steps:
-        messages.extend(step_messages(step))
-    return messages
 
 
 class AgentRun:

@@ -42,7 +42,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -58,7 +58,12 @@ __all__ = [
     "Transcript",
     "TranscriptError",
     "TranscriptWriter",
+    "end_line",
     "load_transcript",
+    "resume_line",
+    "run_line",
+    "step_line",
+    "transcript_from_records",
 ]
 
 TRANSCRIPT_VERSION = 1
@@ -204,6 +209,58 @@ def _last_line_end(file: IO[bytes], size: int, block: int = 65_536) -> int:
     return 0
 
 
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def run_line(
+    task: str,
+    system_prompt: str,
+    *,
+    config: dict[str, Any] | None,
+    config_file: str | None = None,
+) -> dict[str, Any]:
+    """The ``run`` line (the header) of a run's records, before redaction.
+
+    Args:
+        task: The run's task.
+        system_prompt: The exact system prompt.
+        config: The (redacted) configuration.
+        config_file: The absolute path of the config file the agent came from, if any.
+    """
+    return {
+        "type": "run",
+        "version": TRANSCRIPT_VERSION,
+        "task": task,
+        "started": _now(),
+        "system_prompt": system_prompt,
+        "config": config,
+        "config_file": config_file,
+    }
+
+
+def resume_line(after_step: int) -> dict[str, Any]:
+    """The ``resume`` line: a later process continued the run after step ``after_step``."""
+    return {"type": "resume", "at": _now(), "after_step": after_step}
+
+
+def step_line(record: StepRecord) -> dict[str, Any]:
+    """The ``step`` line of one completed step, before redaction."""
+    return {"type": "step", **record.to_dict()}
+
+
+def end_line(result: RunResult) -> dict[str, Any]:
+    """The ``end`` line of a run, before redaction."""
+    data = result.to_dict()
+    return {
+        "type": "end",
+        "stop_reason": data["stop_reason"],
+        "message": data["message"],
+        "answer": data["answer"],
+        "stats": data["stats"],
+    }
+
+
 class TranscriptWriter:
     """Writes one run's transcript to a JSONL file, one flushed line per event.
 
@@ -271,25 +328,14 @@ class TranscriptWriter:
             config_file: The absolute path of the config file the agent came from, if any
                 (what resuming reloads when ``config`` had secrets masked).
         """
-        now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         if self._resume:
-            line: dict[str, Any] = {"type": "resume", "at": now, "after_step": resumed_steps}
+            line = resume_line(resumed_steps)
             discarded = self._cut_partial_line()
             if discarded:
                 line["discarded_partial_line"] = discarded
             self._write(line)
             return
-        self._write(
-            {
-                "type": "run",
-                "version": TRANSCRIPT_VERSION,
-                "task": task,
-                "started": now,
-                "system_prompt": system_prompt,
-                "config": config,
-                "config_file": config_file,
-            }
-        )
+        self._write(run_line(task, system_prompt, config=config, config_file=config_file))
 
     def _cut_partial_line(self) -> int:
         if self._file is None:
@@ -301,20 +347,11 @@ class TranscriptWriter:
 
     def step(self, record: StepRecord) -> None:
         """Write one completed step."""
-        self._write({"type": "step", **record.to_dict()})
+        self._write(step_line(record))
 
     def end(self, result: RunResult) -> None:
         """Write the run's end."""
-        data = result.to_dict()
-        self._write(
-            {
-                "type": "end",
-                "stop_reason": data["stop_reason"],
-                "message": data["message"],
-                "answer": data["answer"],
-                "stats": data["stats"],
-            }
-        )
+        self._write(end_line(result))
 
     def close(self) -> None:
         """Close the file."""
@@ -417,6 +454,29 @@ def load_transcript(path: Path | str) -> Transcript:
             raise _problem(path, str(error), number) from None
     if transcript is None:
         raise TranscriptError("transcript is empty", location=Location(file=str(path)))
+    return transcript
+
+
+def transcript_from_records(records: Sequence[dict[str, Any]], *, source: str) -> Transcript:
+    """Read a run from its records (the lines of a transcript as JSON objects, such as a
+    logged run's in the history database), with the checks of :func:`load_transcript`.
+
+    Args:
+        records: The records, in order.
+        source: What holds them, for messages (``"the logged run 01J..."``).
+
+    Raises:
+        TranscriptError: When there are none, or one is damaged (naming ``source`` and the
+            record's number).
+    """
+    transcript: Transcript | None = None
+    for number, record in enumerate(records, start=1):
+        try:
+            transcript = _add(transcript, record)
+        except RecordError as error:
+            raise TranscriptError(f"{source} is damaged: record {number}: {error}") from None
+    if transcript is None:
+        raise TranscriptError(f"{source} holds no records")
     return transcript
 
 

@@ -3,8 +3,9 @@
 **The config**, first match wins:
 
 1. a CONFIG argument (or ``--config FILE``);
-2. with ``--resume TRANSCRIPT``: the configuration the transcript recorded (secrets masked in
-   it are read again from the config file it names; see :mod:`gent_core._config.recorded`);
+2. with ``--resume TRANSCRIPT|ID`` or ``--continue``: the configuration the run recorded (in
+   its transcript, or its first record in the history database; secrets masked in it are
+   read again from the config file it names; see :mod:`gent_core._config.recorded`);
 3. ``gent.yaml`` in the current directory;
 4. the built-in agent (:mod:`gent_core._config.default`).
 
@@ -52,9 +53,9 @@ __all__ = [
     "add_agent_arguments",
     "agent_overrides",
     "default_agent_help",
+    "header_agent_config",
     "is_config_file",
     "load_agent_config",
-    "recorded_agent_config",
     "split_config_and_task",
 ]
 
@@ -202,16 +203,20 @@ def default_agent_help() -> str:
     return "\n".join(f"  {line}" for line in body if line.strip())
 
 
-def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+def add_agent_arguments(parser: argparse.ArgumentParser, *, config_short: bool = True) -> None:
     """Add ``--config`` and the flags that change the agent's config (``gent run``,
     ``gent describe``).
+
+    Args:
+        parser: The command's parser.
+        config_short: Whether ``-c`` stands for ``--config`` (``gent run`` keeps ``-c`` for
+            ``--continue``, as ``llm`` does).
     """
     group = parser.add_argument_group(
         "agent", "which config, and keys changed on top of it (in the order given)"
     )
     group.add_argument(
-        "-c",
-        "--config",
+        *(("-c", "--config") if config_short else ("--config",)),
         dest="config_file",
         metavar="FILE",
         help=f"the agent's YAML config (default: ./{LOCAL_CONFIG} if it exists, else the "
@@ -343,37 +348,39 @@ def load_agent_config(config_file: str | None, args: argparse.Namespace) -> Load
     return apply_overrides(loaded, agent_overrides(args))
 
 
-def recorded_agent_config(transcript: str, args: argparse.Namespace) -> LoadedConfig:
-    """The configuration the run in ``transcript`` recorded, with the flags of ``args`` applied
-    (``gent run --resume TRANSCRIPT`` without a CONFIG).
+def header_agent_config(
+    header: dict[str, object], args: argparse.Namespace, *, where: str, give_config: str
+) -> LoadedConfig:
+    """The configuration a run's header records (``config``, ``config_file``: a transcript's
+    first line, or a logged run's first record), with the flags of ``args`` applied.
+
+    Args:
+        header: The ``run`` record.
+        args: The command's arguments (their flags change the configuration).
+        where: What holds the header, for messages (``the transcript run.jsonl``).
+        give_config: The hint saying how to give the config instead.
 
     Raises:
-        GentError: The transcript cannot be read (``TranscriptError``), records no
-            configuration (a run started from Python), or its configuration cannot be
-            rebuilt (``ConfigError``: secrets masked and no config file to take them from);
-            the hint says how to give the config.
+        GentError: The header records no configuration, or it cannot be rebuilt
+            (``ConfigError``: secrets masked and no config file to take them from).
     """
-    from gent_core._agent import load_transcript
     from gent_core._config import ConfigError, apply_overrides
     from gent_core._config.recorded import config_from_record
 
-    header = load_transcript(transcript).header
     recorded = header.get("config")
     file = header.get("config_file")
-    give_config = f"Give the config to resume with: gent run CONFIG --resume {transcript}"
     if not isinstance(recorded, dict):
         raise UsageError(
-            f"the transcript {transcript} records no configuration (the run was not started "
-            "from a config)",
+            f"{where} records no configuration (the run was not started from a config)",
             hint=give_config,
         )
     try:
         loaded = config_from_record(
             recorded,
             config_file=file if isinstance(file, str) and file else None,
-            source=f"the configuration recorded in {transcript}",
+            source=f"the configuration recorded in {where}",
         )
     except ConfigError as error:
         raise ConfigError(problems=error.problems, hint=give_config) from None
-    logger.info("resuming with the configuration recorded in %s", transcript)
+    logger.info("using the configuration recorded in %s", where)
     return apply_overrides(loaded, agent_overrides(args))

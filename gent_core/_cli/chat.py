@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     ends it (a toolset that cannot start).
     """
     from gent_core._agent import Agent
-    from gent_core._agent.run import turn_messages
+    from gent_core._agent.replay import turn_messages
     from gent_core._cli.interrupt import finish_loop, run_turn
     from gent_core._cli.live import LiveView
     from gent_core._cli.logs import redact_logs_with

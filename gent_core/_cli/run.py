@@ -10,16 +10,19 @@ failure, cancelled); 2 bad usage or a bad config; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from gent_core._cli.agentconfig import (
     LOCAL_CONFIG,
     add_agent_arguments,
     default_agent_help,
+    header_agent_config,
     load_agent_config,
-    recorded_agent_config,
     split_config_and_task,
 )
 from gent_core._cli.errors import UsageError
@@ -31,11 +34,16 @@ from gent_core.errors import GentError
 
 if TYPE_CHECKING:
     from gent_core._agent import RunResult
+    from gent_core._config import LoadedConfig
+    from gent_core._history.recorder import HistoryRecorder, Resumed
+    from gent_core.messages import Message
     from gent_core.toolchain import ToolCall
 
 __all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "print_answer", "run", "terminal_asker"]
 
 COMMAND = "gent run"
+
+logger = logging.getLogger("gent.cli")
 
 INTERMIXED_POSITIONALS = "arguments"
 """CONFIG and TASK may stand on either side of options (``gent run agent.yaml -m x TASK``)."""
@@ -44,9 +52,9 @@ _DESCRIPTION = f"""\
 Run an agent on TASK and show it work: its thinking and text as they stream, each tool call
 and result, the answer.
 
-The agent's config is CONFIG (or --config FILE); without one, with --resume the configuration
-the transcript recorded (secrets masked in it are read again from the config file it names);
-else ./{LOCAL_CONFIG} if it exists; else the built-in agent:
+The agent's config is CONFIG (or --config FILE); without one, with --resume or --continue
+the configuration the run recorded (secrets masked in it are read again from the config file
+it names); else ./{LOCAL_CONFIG} if it exists; else the built-in agent:
 
 {{default_agent}}
 
@@ -54,6 +62,9 @@ Flags change any key of that config, in the order given (-m, --format, --toolcha
 --no-tools, -o KEY=VALUE, -s TEXT, --cwd DIR). A single argument is the task, unless it is an
 existing .yaml/.yml file (then it is the config). The task is read from standard input when it
 is - or when none is given and something is piped in (at most GENT_MAX_TASK_SIZE, 4 MiB).
+
+Every run is logged to the history database (gent logs; --no-log or gent logs off to
+stop); a database that cannot be written is a warning and the run goes on.
 
 exit codes: 0 the agent answered; 1 it stopped without an answer (a limit, a model failure);
 2 bad usage or config; 130 interrupted."""
@@ -68,6 +79,8 @@ examples:
   echo "What is 17 * 23?" | gent run agent.yaml     # the task from standard input (or -)
   gent run -s "Answer in French." --cwd ~/notes "What do my notes say?"
   gent run agent.yaml "Long task" --transcript run.jsonl   # then: --resume run.jsonl
+  gent run -c "And times 2?"                        # continue the last conversation
+  gent run --resume 01JC3Q                          # resume an interrupted logged run
 """
 
 
@@ -98,11 +111,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--resume",
-        metavar="PATH",
-        help="continue the interrupted run recorded in this transcript (appending to it), "
+        metavar="PATH|ID",
+        help="continue an interrupted run: the one recorded in this transcript (appending to "
+        "it), or the logged run with this id (gent logs lists them); with the configuration "
+        "it recorded unless CONFIG is given",
+    )
+    history = parser.add_argument_group("history", "the run log (gent logs)")
+    history.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_conversation",
+        action="store_true",
+        help="continue the last logged conversation: its runs are the history of this one, "
         "with the configuration it recorded unless CONFIG is given",
     )
-    add_agent_arguments(parser)
+    history.add_argument(
+        "--no-log",
+        action="store_true",
+        help="leave this run out of the history (gent logs off: every run)",
+    )
+    add_agent_arguments(parser, config_short=False)
 
 
 def terminal_asker(output: Output) -> Callable[[ToolCall], bool]:
@@ -130,6 +158,105 @@ def print_answer(result: RunResult, output: Output, command: str = COMMAND) -> N
         output.line(f"{command}: {result.stop_reason}: {result.message}", err=True)
 
 
+@dataclass
+class _Plan:
+    """What ``gent run`` was asked for, read from the arguments and the history."""
+
+    config_file: str | None
+    task: str | None
+    resumed: Resumed | None = None
+    history: list[Message] = field(default_factory=list)
+    conversation_id: str | None = None
+    config_name: str | None = None
+    header: dict[str, Any] | None = None
+    header_where: str = ""
+
+
+def _is_run_id(value: str) -> bool:
+    """Whether ``--resume VALUE`` names a logged run (a run id or its start) rather than a
+    transcript file: no such file, and only the characters of a run id.
+    """
+    from gent_core._history.store import RUN_ID_ALPHABET
+
+    return (
+        0 < len(value) <= 26
+        and set(value.upper()) <= set(RUN_ID_ALPHABET)
+        and not Path(value).exists()
+    )
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
+    """Read the config file and the task; for ``--resume`` the run to resume, for
+    ``--continue`` the conversation to continue (from the history database).
+
+    Raises:
+        GentError: Bad usage, an unreadable transcript or history, nothing to continue.
+    """
+    config_file, task = split_config_and_task(args.arguments, args.config_file)
+    resume: str | None = args.resume
+    if task == STDIN_TASK or (task is None and resume is None and stdin_has_input()):
+        task = read_task()
+    if args.continue_conversation and resume is not None:
+        raise UsageError("give --continue or --resume, not both")
+    if task is None and resume is None:
+        understood = f"understood {config_file!r} as the config file; " if config_file else ""
+        raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
+    if task is not None and resume is not None:
+        raise UsageError("give a TASK, or --resume TRANSCRIPT|ID (not both)")
+    plan = _Plan(config_file, task)
+    if resume is not None and not _is_run_id(resume):
+        from gent_core._history.recorder import Resumed
+
+        # With a CONFIG, the agent reads the file first, under its lock.
+        plan.resumed = Resumed(path=resume)
+        if config_file is None:
+            plan.header = plan.resumed.read().header
+            plan.header_where = f"the transcript {resume}"
+        return plan
+    if resume is None and not args.continue_conversation:
+        return plan
+    from gent_core._history.paths import database_path
+    from gent_core._history.replay import conversation_history, logged_transcript, resumable_run
+    from gent_core._history.store import HistoryStore
+
+    with HistoryStore(database_path()) as store:
+        if resume is not None:
+            plan.resumed = resumable_run(store, resume)
+            run = store.get_run(plan.resumed.run_id or resume)
+            plan.header = plan.resumed.read().header
+        else:
+            last = store.last_run()
+            if last is None:
+                raise UsageError(
+                    f"there is no logged conversation to continue (nothing is logged in "
+                    f"{store.path})",
+                    hint=f'Start one with: {COMMAND} "TASK"',
+                )
+            run = last
+            plan.conversation_id = last.conversation_id
+            plan.history = conversation_history(store, last.conversation_id)
+            plan.header = logged_transcript(store, last).header
+        plan.header_where = f"the logged run {run.id}"
+        if config_file is None:
+            plan.config_name = run.config_name
+    return plan
+
+
+def _load(plan: _Plan, args: argparse.Namespace) -> LoadedConfig:
+    """The config: CONFIG if given, else the one the resumed or continued run recorded,
+    else the usual default (``./gent.yaml`` or the built-in agent).
+    """
+    if plan.header is not None and plan.config_file is None:
+        again = f"--resume {args.resume}" if plan.resumed is not None else "--continue"
+        return header_agent_config(
+            plan.header,
+            args,
+            where=plan.header_where,
+            give_config=f"Give the config to use: {COMMAND} CONFIG {again}",
+        )
+    return load_agent_config(plan.config_file, args)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the agent; print the live view, the JSON result, or (``-q``) the answer alone.
 
@@ -138,29 +265,31 @@ def run(args: argparse.Namespace) -> int:
     and control characters written by a model or a tool are shown as escapes. The task and
     the answer are the user's own text and are shown exactly as written
     (:func:`~gent_core._agent.records.redact_record` for ``--json``).
+
+    The run is logged to the history database (:func:`~gent_core._history.recorder.record_runs`)
+    unless ``--no-log`` is given or logging is off.
     """
     from gent_core._agent import Agent
     from gent_core._agent.records import redact_record
     from gent_core._cli.live import LiveView
     from gent_core._cli.logs import redact_logs_with
+    from gent_core._history.recorder import record_runs
 
     output = Output()
+    recorder: HistoryRecorder | None = None
     try:
-        config_file, task = split_config_and_task(args.arguments, args.config_file)
-        if task == STDIN_TASK or (task is None and args.resume is None and stdin_has_input()):
-            task = read_task()
-        if task is None and args.resume is None:
-            understood = f"understood {config_file!r} as the config file; " if config_file else ""
-            raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
-        if task is not None and args.resume is not None:
-            raise UsageError("give a TASK, or --resume TRANSCRIPT (not both)")
-        if args.resume is not None and config_file is None:
-            loaded = recorded_agent_config(args.resume, args)
-        else:
-            loaded = load_agent_config(config_file, args)
+        plan = _plan(args)
+        loaded = _load(plan, args)
         output = Output(loaded.redactor)
         redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
+        if not args.no_log:
+            recorder = record_runs(
+                agent,
+                config_name=plan.config_name,
+                conversation_id=plan.conversation_id,
+                resumed=plan.resumed,
+            )
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
@@ -175,10 +304,14 @@ def run(args: argparse.Namespace) -> int:
         # One event loop for the whole life of the agent: toolsets (MCP servers) are opened
         # and stopped in it, also on Ctrl-C.
         try:
-            if args.resume:
-                return await agent.resume(args.resume, on_event=view)
-            assert task is not None
-            return await agent.run(task, on_event=view, transcript=args.transcript)
+            if plan.resumed is not None:
+                # A transcript file is appended to; a logged run is continued from its records.
+                logged = plan.resumed.transcript if plan.resumed.run_id is not None else None
+                return await agent.resume(logged or args.resume, on_event=view)
+            assert plan.task is not None
+            return await agent.run(
+                plan.task, on_event=view, transcript=args.transcript, history=plan.history
+            )
         finally:
             await agent.aclose()
 
@@ -190,13 +323,27 @@ def run(args: argparse.Namespace) -> int:
         output.failure(COMMAND, error)
         return 2
     except KeyboardInterrupt:
-        where = args.resume or args.transcript
-        again = f"{COMMAND} {config_file} " if config_file else f"{COMMAND} "
-        hint = f"; continue with: {again}--resume {where} (and the same flags)" if where else ""
-        output.write(f"\n{COMMAND}: interrupted{hint}\n", err=True)
+        output.write(f"\n{COMMAND}: interrupted{_resume_hint(args, plan, recorder)}\n", err=True)
         return 130
+    finally:
+        if recorder is not None:
+            recorder.close()
+    if recorder is not None and recorder.run_id is not None:
+        logger.info("logged as run %s (gent logs show %s)", recorder.run_id, recorder.run_id)
     if args.json:
         output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:
         print_answer(result, output)
     return 0 if result.ok else 1
+
+
+def _resume_hint(args: argparse.Namespace, plan: _Plan, recorder: HistoryRecorder | None) -> str:
+    """How to continue an interrupted run: from its transcript file, else its logged id."""
+    where = args.resume if plan.resumed is not None and plan.resumed.run_id is None else None
+    where = where or args.transcript
+    if where:
+        again = f"{COMMAND} {plan.config_file} " if plan.config_file else f"{COMMAND} "
+        return f"; continue with: {again}--resume {where} (and the same flags)"
+    if recorder is not None and recorder.run_id is not None:
+        return f"; continue with: {COMMAND} --resume {recorder.run_id}"
+    return ""

@@ -26,6 +26,7 @@ what is wrong and what to do.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 import time
@@ -35,10 +36,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gent_core._serialize import write_json
 from gent_core.errors import GentError, Location
 
 __all__ = [
     "MIGRATIONS",
+    "RUN_ID_ALPHABET",
     "HistoryError",
     "HistoryStore",
     "RunSummary",
@@ -104,7 +107,8 @@ MIGRATIONS: tuple[str, ...] = (
 )
 """The schema, one script per version: the database at version ``n`` runs scripts ``n..``."""
 
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+RUN_ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""The characters of a run id (Crockford's base 32)."""
 
 
 def new_run_id() -> str:
@@ -112,7 +116,7 @@ def new_run_id() -> str:
     milliseconds, then 80 random bits, in Crockford's base 32).
     """
     value = (time.time_ns() // 1_000_000) << 80 | secrets.randbits(80)
-    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+    return "".join(RUN_ID_ALPHABET[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 
 class HistoryError(GentError):
@@ -178,10 +182,25 @@ def _summary(row: Sequence[Any]) -> RunSummary:
     return RunSummary(*row)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _storable(text: str | None) -> str | None:
+    """``text`` as SQLite can store it: a lone surrogate (from undecodable bytes in a
+    command's arguments), which UTF-8 cannot encode, becomes U+FFFD in the columns; the
+    records keep the exact text (as JSON escapes).
+    """
+    return None if text is None else _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
 def _answer_text(answer: Any) -> str | None:
     if answer is None or isinstance(answer, str):
-        return answer
-    return json.dumps(answer, ensure_ascii=False, sort_keys=True)
+        return _storable(answer)
+    return write_json(answer)
 
 
 def config_matches(logged: str | None, wanted: str | None) -> bool:
@@ -231,6 +250,9 @@ class HistoryStore:
             self._db.create_function("config_matches", 2, config_matches, deterministic=True)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._db.execute("PRAGMA journal_mode = WAL")
+            # WAL's usual setting: a commit is not flushed to disk on its own (a checkpoint
+            # is); the file stays consistent, and a power cut loses at most the last records.
+            self._db.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
         except sqlite3.Error as error:
             self._db.close()
@@ -349,10 +371,10 @@ class HistoryStore:
                     run_id,
                     conversation_id or run_id,
                     started,
-                    task,
-                    config_name,
-                    None if config is None else json.dumps(config, ensure_ascii=False),
-                    system_prompt,
+                    _storable(task),
+                    _storable(config_name),
+                    None if config is None else write_json(config),
+                    _storable(system_prompt),
                     resumed_from,
                 ),
             )
@@ -362,10 +384,11 @@ class HistoryStore:
         """Append one transcript record (a JSON-ready dict with a ``type``) to a run.
 
         A ``step`` record also fills ``tool_calls`` and the run's step count; an ``end``
-        record fills the answer, stop reason, tokens and seconds.
+        record (its ``stats`` as :meth:`RunStats.to_dict <gent_core._agent.RunStats.to_dict>`
+        writes them) fills the answer, stop reason, tokens and seconds.
         """
         kind = str(record.get("type", ""))
-        data = json.dumps(record, ensure_ascii=False)
+        data = write_json(record)
         with self._writing() as db:
             (seq,) = db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM records WHERE run_id = ?", (run_id,)
@@ -391,11 +414,11 @@ class HistoryStore:
                     run_id,
                     step,
                     position,
-                    str(call.get("tool", "")),
-                    json.dumps(call.get("args", {}), ensure_ascii=False),
+                    _storable(str(call.get("tool", ""))),
+                    write_json(call.get("args", {})),
                     str(call.get("status", "")),
-                    json.dumps(call.get("output"), ensure_ascii=False),
-                    call.get("error"),
+                    write_json(call.get("output")),
+                    _storable(_text_or_none(call.get("error"))),
                 )
                 for position, call in enumerate(calls)
                 if isinstance(call, dict)
@@ -405,19 +428,27 @@ class HistoryStore:
 
     @staticmethod
     def _end(db: sqlite3.Connection, run_id: str, record: dict[str, Any]) -> None:
-        stats = record.get("stats") if isinstance(record.get("stats"), dict) else {}
-        assert isinstance(stats, dict)
-        reported = bool(stats.get("tokens_reported", True))
+        stats = record.get("stats")
+        if not isinstance(stats, dict):
+            stats = {}
+        seconds = stats.get("seconds")
+        calls = stats.get("model_calls")
+        # Token totals are known only when some model call reported them (RunStats).
+        reported = isinstance(calls, list) and any(
+            isinstance(call, dict)
+            and (call.get("input_tokens") is not None or call.get("output_tokens") is not None)
+            for call in calls
+        )
         db.execute(
             "UPDATE runs SET answer = ?, stop_reason = ?, message = ?, input_tokens = ?, "
             "output_tokens = ?, seconds = ? WHERE id = ?",
             (
                 _answer_text(record.get("answer")),
                 record.get("stop_reason"),
-                record.get("message"),
+                _storable(_text_or_none(record.get("message"))),
                 stats.get("input_tokens") if reported else None,
                 stats.get("output_tokens") if reported else None,
-                stats.get("total_seconds"),
+                seconds.get("total") if isinstance(seconds, dict) else None,
                 run_id,
             ),
         )
@@ -496,9 +527,27 @@ class HistoryStore:
         return runs[0] if runs else None
 
     def records(self, run_id: str) -> list[dict[str, Any]]:
-        """The run's transcript records, in order."""
-        rows = self._read("SELECT data FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
-        return [json.loads(data) for (data,) in rows]
+        """The run's transcript records, in order.
+
+        Raises:
+            HistoryError: When the database cannot be read, or a record is not a JSON object.
+        """
+        rows = self._read("SELECT seq, data FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
+        records = []
+        for seq, data in rows:
+            try:
+                record = json.loads(data)
+            except (TypeError, ValueError) as error:
+                record = error
+            if not isinstance(record, dict):
+                raise HistoryError(
+                    f"record {seq} of the logged run {run_id} is damaged: not a JSON object",
+                    location=Location(file=str(self.path)),
+                    hint=f"The file is damaged: move it away (mv {self.path} {self.path}.bad) "
+                    "and gent starts a new one.",
+                )
+            records.append(record)
+        return records
 
     def count(self) -> int:
         """How many runs are logged."""

@@ -7,6 +7,10 @@ fixtures in :mod:`gent_core.testing._pytest_plugin` are available in any test su
     A :class:`PluginSandbox`: an isolated plugin manager where tests register plugin objects
     without installing them.
 
+The plugin also points ``GENT_HOME`` (gent's data directory: the run history of ``gent logs``)
+at a temporary directory for the test session, so tests that run ``gent`` never write to the
+user's own history; a test that needs its own sets ``GENT_HOME`` with ``monkeypatch``.
+
 Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outputs),
 :func:`stream_parse` (feed a format's incremental parser chunk by chunk) and
 :func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool) and

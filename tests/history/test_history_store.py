@@ -45,8 +45,10 @@ def _end(answer: Any, stop_reason: str = "answer", *, tokens: bool = True) -> di
         "stats": {
             "input_tokens": 10 if tokens else 0,
             "output_tokens": 5 if tokens else 0,
-            "tokens_reported": tokens,
-            "total_seconds": 1.5,
+            "model_calls": [
+                {"input_tokens": 10 if tokens else None, "output_tokens": 5 if tokens else None}
+            ],
+            "seconds": {"total": 1.5},
         },
     }
 
@@ -254,3 +256,11 @@ def test_concurrent_processes_log_every_run(tmp_path: Path) -> None:
         assert store.count() == 45
         assert all(len(store.records(run.id)) == 4 for run in store.list_runs(limit=None))
         assert len(store.list_runs(query="worker2", limit=None)) == 15
+
+
+def test_a_damaged_record_is_a_history_error_naming_the_run(store: HistoryStore) -> None:
+    run_id = _log(store, "task", "answer")
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE records SET data = '{not json' WHERE run_id = ? AND seq = 2", (run_id,))
+    with pytest.raises(HistoryError, match=f"record 2 of the logged run {run_id} is damaged"):
+        store.records(run_id)

@@ -14,19 +14,37 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_calculator_example_runs_end_to_end_offline() -> None:
+def test_calculator_example_runs_end_to_end_offline(tmp_path: Path) -> None:
     gent = shutil.which("gent", path=str(Path(sys.executable).parent)) or "gent"
+    env = {
+        "PATH": str(Path(sys.executable).parent),
+        "HOME": str(Path.home()),
+        "GENT_HOME": str(tmp_path),  # the run is logged here, not in the user's history
+    }
     completed = subprocess.run(
         [gent, "run", "examples/calculator.yaml", "What is 17 * 23?", "--json"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,
-        env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())},
+        env=env,
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)
     assert result["stop_reason"] == "answer"
+    # The run is in the history, with the local model's token counts.
+    logged = subprocess.run(
+        [gent, "logs", "-n", "1", "--json"], capture_output=True, text=True, env=env, check=True
+    )
+    (run,) = json.loads(logged.stdout)
+    assert (run["task"], run["answer"], run["stop_reason"]) == (
+        "What is 17 * 23?",
+        result["answer"],
+        "answer",
+    )
+    assert run["steps"] == len(result["steps"])
+    assert run["input_tokens"] == result["stats"]["input_tokens"] > 0
+    assert run["config_name"] == str(ROOT / "examples" / "calculator.yaml")
     calls = [call for step in result["steps"] for call in step["calls"]]
     assert calls, "the model made no tool call"
     first = calls[0]

@@ -9,6 +9,7 @@ observation, and answer.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,11 @@ def test_the_calculator_example_runs_with_pythonic_calls_on_the_local_model() ->
         capture_output=True,
         text=True,
         timeout=900,
-        env={"PATH": str(Path(sys.executable).parent), "HOME": str(Path.home())},
+        env={
+            "PATH": str(Path(sys.executable).parent),
+            "HOME": str(Path.home()),
+            "GENT_HOME": os.environ["GENT_HOME"],  # the test session's, not the user's history
+        },
     )
     assert completed.returncode == 0, completed.stderr
     result = json.loads(completed.stdout)

@@ -33,11 +33,9 @@ from gent_core._cli.output import Output
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
-    from gent_core._agent import RunResult
-    from gent_core._config import LoadedConfig
     from gent_core.messages import Message
 
-__all__ = ["EXIT_WORDS", "add_arguments", "log_turn", "read_message", "run"]
+__all__ = ["EXIT_WORDS", "add_arguments", "read_message", "run"]
 
 COMMAND = "gent chat"
 
@@ -76,6 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "config", metavar="CONFIG", nargs="?", help="the agent's YAML config file (optional)"
     )
+    parser.add_argument(
+        "--no-log",
+        action="store_true",
+        help="leave this conversation out of the run history (gent logs off: every run)",
+    )
     add_agent_arguments(parser)
 
 
@@ -103,16 +106,6 @@ def read_message(read_line: Callable[[str], str]) -> str | None:
         break
     message = "\n".join(lines)
     return None if message.strip() in EXIT_WORDS else message
-
-
-def log_turn(loaded: LoadedConfig, result: RunResult) -> None:
-    """Record one finished turn of a conversation in the run history.
-
-    The one place ``gent chat`` logs a turn (called once per finished turn, cancelled turns
-    excepted): the run history (``gent logs``, issue 19 item 3) records it here; until it
-    does, nothing is recorded.
-    """
-    del loaded, result
 
 
 def _config_file(args: argparse.Namespace) -> str | None:
@@ -146,13 +139,18 @@ def run(args: argparse.Namespace) -> int:
     from gent_core._cli.live import LiveView
     from gent_core._cli.logs import redact_logs_with
     from gent_core._cli.run import print_answer, terminal_asker
+    from gent_core._history.recorder import HistoryRecorder, record_runs
 
     output = Output()
+    recorder: HistoryRecorder | None = None
     try:
         loaded = load_agent_config(_config_file(args), args)
         output = Output(loaded.redactor)
         redact_logs_with(loaded.redactor)
         agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
+        if not args.no_log:
+            # every turn is a run of this agent: the recorder logs each as one conversation
+            recorder = record_runs(agent)
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
@@ -197,7 +195,6 @@ def run(args: argparse.Namespace) -> int:
                 output.failure(COMMAND, error)
                 code = 2
                 break
-            log_turn(loaded, result)
             history.extend(turn_messages(result))
             if quiet:
                 print_answer(result, output, COMMAND)
@@ -209,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             finish_loop(loop)
         loop.close()
+        if recorder is not None:
+            recorder.close()
     if interactive and not quiet and code == 0:
         output.write("\n", err=True)
     return code

@@ -86,6 +86,7 @@ def start_chat(work: Path, config: dict[str, Any], *arguments: str) -> Terminal:
     (work / "agent.yaml").write_text(json.dumps(config))
     environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
     environment.update(install_chat_plugin(work / "site"), TERM="dumb")
+    environment["GENT_HOME"] = str(work / "home")  # the run history, kept out of the user's
     command = [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "--no-color", *arguments]
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child becomes the command
@@ -173,6 +174,7 @@ def test_a_piped_conversation_with_quiet_prints_each_answer(tmp_path: Path) -> N
     )
     environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
     environment.update(install_chat_plugin(tmp_path / "site"))
+    environment["GENT_HOME"] = str(tmp_path / "home")
     done = subprocess.run(
         [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "-q"],
         input="kiwi\nbanana\\\nsplit\n!exit\nnever sent\n",
@@ -187,3 +189,37 @@ def test_a_piped_conversation_with_quiet_prints_each_answer(tmp_path: Path) -> N
     assert done.stdout == (
         "heard kiwi; before: nothing\nheard banana\nsplit; before: heard kiwi; before: nothing\n"
     )
+
+
+def test_every_turn_is_logged_as_one_conversation(tmp_path: Path) -> None:
+    """The turns of a chat are runs of one logged conversation (``gent logs``); a chat with
+    --no-log leaves nothing."""
+    import subprocess
+
+    (tmp_path / "agent.yaml").write_text(
+        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    environment.update(install_chat_plugin(tmp_path / "site"))
+    environment["GENT_HOME"] = str(tmp_path / "home")
+
+    def gent(*arguments: str, stdin: str = "") -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "gent_core", *arguments],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=environment,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    gent("chat", "agent.yaml", "-q", "--no-log", stdin="unlogged\n")
+    assert json.loads(gent("logs", "--json")) == []
+    gent("chat", "agent.yaml", "-q", stdin="kiwi\nbanana\n")
+    runs = json.loads(gent("logs", "--json"))
+    assert sorted(run["task"] for run in runs) == ["banana", "kiwi"]
+    assert len({run["conversation_id"] for run in runs}) == 1

@@ -107,16 +107,18 @@ def _key(value: Any) -> str:
 
 def example_values(agent: Agent, task: str) -> set[str]:
     """The argument values (strings and numbers, at any depth) of the example calls the agent's
-    prompt shows for ``task``: the tool chain's guidance examples and the few-shot examples a
-    base-model back end renders (:func:`gent_core._base_prompt.default_examples`).
+    prompt shows for ``task``: the calls the tool chain's guidance shows
+    (:func:`gent_core.toolkit.guidance_calls`) and the few-shot examples a base-model back end
+    renders (:func:`gent_core.toolkit.default_examples`). Values made from a schema for ``gent
+    tools show`` (``ToolChain.example_calls``) are not in the prompt and not counted.
     """
-    from gent_core.toolkit import default_examples
+    from gent_core.toolkit import default_examples, guidance_calls
 
     calls = []
     chain = agent.toolchain
     if chain is not None:
         with contextlib.suppress(Exception):
-            calls += list(chain.example_calls())
+            calls += guidance_calls(chain)
     with contextlib.suppress(Exception):
         for example in default_examples(agent.structure(), task=task):
             calls += list(example.calls)

@@ -126,6 +126,40 @@ def test_copies_of_example_values_are_counted() -> None:
     assert {json.dumps("Lyon"), json.dumps("Porto"), json.dumps("Kilimanjaro")} <= shown
 
 
+def test_values_made_from_a_schema_are_not_counted_as_shown() -> None:
+    """The prompt shows no value made from a task's schema (``"example table"``, an enum's
+    first value): a call holding one did not copy it, so it is not counted as a copy (it was,
+    when the counter read ``ToolChain.example_calls``, the values ``gent tools show`` makes)."""
+    function = {
+        "name": "database.query",
+        "description": "Query a database.",
+        "parameters": {
+            "type": "dict",
+            "properties": {
+                "table": {"type": "string", "description": "The table."},
+                "operation": {"type": "string", "enum": ["<", ">"], "description": "How."},
+            },
+            "required": ["table", "operation"],
+        },
+    }
+    task = BFCLTask(
+        "simple_python_y",
+        "simple_python",
+        [[{"role": "user", "content": "Users under 25."}]],
+        [function],
+        [{"database.query": {"table": ["user"], "operation": ["<"]}}],
+    )
+    loaded = apply_overrides(parse_config(scripted([])), task_overrides(task))
+    agent = Agent.from_config(loaded)
+    assert agent.toolchain is not None
+    made = {value for call in agent.toolchain.example_calls() for value in call.args.values()}
+    assert {"example table", "<"} <= made  # what the schema gives ``gent tools show``
+    shown = example_values(agent, task_text(task))
+    assert json.dumps("example table") not in shown and json.dumps("<") not in shown
+    assert not copied({"table": "example table", "operation": "<"}, shown, task_text(task))
+    assert json.dumps("Lyon") in shown
+
+
 def test_a_task_that_cannot_be_configured_is_a_result() -> None:
     task = BFCLTask(
         "simple_python_x",

@@ -71,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     "Limits": "gent_core.context",
     # what a run produced (the run hooks pass them)
     "RunResult": "gent_core._agent.records",
+    "RunStats": "gent_core._agent.records",
     "StepRecord": "gent_core._agent.records",
     "ToolCallRecord": "gent_core._agent.records",
     # built-in terminations
@@ -93,7 +94,7 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from gent_core._agent import Agent
     from gent_core._agent.approval import ApprovalPolicy
-    from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
+    from gent_core._agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
     from gent_core._config import (
         AgentConfig,
         LoadedConfig,
@@ -187,6 +188,7 @@ __all__ = [
     "PluginInfo",
     "Registry",
     "RunResult",
+    "RunStats",
     "Section",
     "SectionEnded",
     "SectionEvent",

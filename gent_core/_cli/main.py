@@ -30,7 +30,6 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("gent_core._cli.plugins", "list installed plugins and what they supply"),
     "install": ("gent_core._cli.install", "install plugins into the environment gent runs in"),
     "uninstall": ("gent_core._cli.uninstall", "uninstall plugins from gent's environment"),
-    "eval": ("gent_core._cli.eval", "measure how well agent configurations solve a suite of tasks"),
     "tools": ("gent_core._cli.tools", "list installed tools, or show one tool's schema"),
     "call": ("gent_core._cli.call", "run one tool from the shell, without a model"),
     "new-plugin": ("gent_core._cli.new_plugin", "start a plugin package from the template"),

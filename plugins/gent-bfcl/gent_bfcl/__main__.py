@@ -132,9 +132,11 @@ class _Recorder:
 
 
 def _configurations(args: argparse.Namespace) -> list[Any]:
+    from gent_eval import build_configurations
+
     from gent_bfcl.agentrun import AgentConfiguration
     from gent_core import default_config, load_config
-    from gent_core._eval.configs import build_configurations, parse_assignment
+    from gent_core.toolkit import parse_assignment
 
     configs = [(str(path), load_config(path)) for path in args.configs] or [
         ("gent", default_config())

@@ -14,7 +14,7 @@ model named by plugin (the form without a subcommand, ``python -m gent_bfcl CATE
 this one). Both print one line per task and, at the end, the figures per configuration and
 category as JSON (accuracy with its 95% Wilson interval, unparsable share, failure kinds,
 copy rate, repair rate, tokens and seconds per task); ``--jsonl FILE`` writes every result in
-full. Until ``gent eval bfcl:...`` exists, this is the way to run BFCL.
+full. ``gent eval bfcl:...`` (:mod:`gent_bfcl.evalsource`) runs the same through gent-eval.
 """
 
 from __future__ import annotations

@@ -24,8 +24,9 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   lazy package namespaces (:func:`load_export`, :func:`export_names`);
 * **configuration files and overrides**: YAML documents with their marks
   (:func:`read_document`), config entries (:class:`ComponentSpec`, :class:`DeclareSpec`,
-  :data:`ToolEntry`...), ``KEY=V1,V2`` assignments (:func:`parse_assignment`), the built-in
-  agent's YAML (:func:`default_agent_yaml`) and the problems a config error lists
+  :data:`ToolEntry`...), ``KEY=V1,V2`` assignments and dotted keys set in a file's data
+  (:func:`parse_assignment`, :func:`set_config_key`), the built-in agent's YAML
+  (:func:`default_agent_yaml`) and the problems a config error lists
   (:func:`problems_from_validation_error`, :func:`unknown_problem`, :func:`format_key`);
 * **files, imports and transcripts**: a relative path judged on its text
   (:func:`relative_path_problem`), ``module:name`` imports from given folders
@@ -149,6 +150,7 @@ _EXPORTS: dict[str, str] = {
     "ToolsetSpec": "gent_core._config.models",
     "default_agent_yaml": "gent_core._config.default",
     "parse_assignment": "gent_core._config.overrides",
+    "set_config_key": "gent_core._config.overrides",
     "show_value": "gent_core._config.overrides",
     "format_key": "gent_core._config.loading",
     "problems_from_validation_error": "gent_core._config.describe",
@@ -219,7 +221,7 @@ if TYPE_CHECKING:
     from gent_core._config.options import (
         parse_options_model,
     )
-    from gent_core._config.overrides import parse_assignment, show_value
+    from gent_core._config.overrides import parse_assignment, set_config_key, show_value
     from gent_core._config.secrets import (
         Redactor,
     )
@@ -419,6 +421,7 @@ __all__ = [
     "rich_console",
     "run_command",
     "sample",
+    "set_config_key",
     "scan",
     "search",
     "section_name_for",

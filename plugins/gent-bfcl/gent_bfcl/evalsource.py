@@ -104,6 +104,11 @@ def report_rows(results: Sequence[TaskResult]) -> list[list[str]]:
     return rows
 
 
+def _accuracy(results: Sequence[TaskResult]) -> float:
+    """Valid tasks of every category, of all tasks (what ``gent eval --pick`` ranks by)."""
+    return sum(result.verdict.valid for result in results) / len(results) if results else 0.0
+
+
 def _line(result: TaskResult) -> str:
     kind = result.verdict.kind
     verdict = "valid" if kind is None else f"invalid {kind.value}"
@@ -186,6 +191,12 @@ class BFCLEvaluation:
             "results": [result.to_dict() for result in results],
         }
         baseline_model = configurations[0].label if configurations else "-"
+        scores = {
+            configuration.label: _accuracy(
+                [result for result in results if result.config == configuration.label]
+            )
+            for configuration in configurations
+        }
         return SourceReport(
             title=f"gent eval: {self.name}",
             columns=COLUMNS,
@@ -199,4 +210,5 @@ class BFCLEvaluation:
                 "wrong_value, call_made, unparsable, model_error); copied: calls holding a "
                 "value copied from the prompt's example call, of all calls.",
             ),
+            scores=scores,
         )

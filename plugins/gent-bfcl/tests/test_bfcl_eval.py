@@ -128,3 +128,25 @@ def test_gent_eval_bfcl_on_the_bundled_model(
         assert result["output"] and result["output_tokens"] and result["seconds"] > 0
     assert set(report["summary"]) == {"bfcl-prompt", "agent"}
     assert "agent" in capsys.readouterr().out
+
+
+def test_pick_writes_the_configuration_with_the_best_accuracy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gent_core import load_config
+
+    monkeypatch.chdir(tmp_path)
+    wrong = [call("math.factorial", number=4), call("geometry.area_circle", radius=9.0)]
+    bad = BASELINE_OUTPUTS[:2] + wrong  # the first configuration's model serves the baseline
+    (tmp_path / "bad.yaml").write_text(f"model: {{name: scripted, outputs: {json.dumps(bad)}}}\n")
+    good = AGENT_OUTPUTS[:2]
+    (tmp_path / "good.yaml").write_text(f"model: {{name: scripted, outputs: {json.dumps(good)}}}\n")
+    suite = f"bfcl:simple_python@{DATA}"
+    code = run_cli(["eval", suite, "bad.yaml", "good.yaml", "--limit", "2", "--pick", "best.yaml"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "picked: good -> best.yaml" in captured.err
+    text = (tmp_path / "best.yaml").read_text()
+    assert "the best of 2 configurations on bfcl:simple_python" in text
+    assert any(line.startswith("# bfcl-prompt") for line in text.splitlines())
+    assert load_config(tmp_path / "best.yaml").config == load_config(tmp_path / "good.yaml").config

@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +63,8 @@ examples:
   gent eval evals/basic-tools.yaml agent.yaml other.yaml --repeat 3 --min-success 80%
   gent eval bfcl:simple_python,multiple --every 10 --limit 5 \\
       --matrix toolchain=json,pythonic    # BFCL's tasks (pip install gent-bfcl)
+  gent eval bfcl:simple_python agent.yaml --matrix format=xml,markdown \\
+      --matrix toolchain=json,pythonic --pick best.yaml   # the winner as a config file
 """
 
 
@@ -157,6 +159,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         type=float,
         help="stop a run after SECONDS and count it as 'could not run'",
+    )
+    parser.add_argument(
+        "--pick",
+        metavar="FILE",
+        help="write the best configuration as a config file, the measured table in its "
+        "comments (write it beside the config it comes from)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
@@ -379,7 +387,44 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         print("gent eval: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if args.pick:
+        from gent_eval.report import COLUMNS, summary_rows
+
+        summaries = result.summaries()
+        scores = {
+            summary.label: (summary.rate if summary.rate is not None else -1.0, summary.low)
+            for summary in summaries
+        }
+        table = (COLUMNS, summary_rows(summaries))
+        if not _write_pick(args.pick, configurations, scores, suite.name, *table):
+            return EXIT_RUN_ERRORS
     return exit_code(result, args.min_success)
+
+
+def _write_pick(
+    path: str,
+    configurations: Sequence[Configuration],
+    scores: Mapping[str, tuple[float, ...]],
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[str]],
+) -> bool:
+    """Write the best configuration to ``path`` (:mod:`gent_eval.pick`); whether it was."""
+    from gent_eval.pick import best, picked_config
+
+    by_label = {configuration.label: configuration for configuration in configurations}
+    ranked = {label: score for label, score in scores.items() if label in by_label}
+    try:
+        winner = by_label[best(ranked)]
+        text = picked_config(
+            winner, title=title, columns=columns, rows=rows, measured=len(configurations)
+        )
+        Path(path).write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as error:
+        print(f"gent eval: error: cannot write the picked config: {error}", file=sys.stderr)
+        return False
+    print(f"picked: {winner.label} -> {path}", file=sys.stderr)
+    return True
 
 
 def exit_code(result: EvalResult, min_success: float | None) -> int:
@@ -490,4 +535,11 @@ def _run_source(
             print(f"gent eval: error: cannot write the report: {error}", file=sys.stderr)
             return EXIT_RUN_ERRORS
         print(f"report: {report}", file=sys.stderr)
+    if args.pick:
+        if not result.scores:
+            return _error(f"the suite source {prefix!r} gives no scores to pick a winner by")
+        scores = {label: (score,) for label, score in result.scores.items()}
+        table = (result.columns, result.rows)
+        if not _write_pick(args.pick, configurations, scores, evaluation.name, *table):
+            return EXIT_RUN_ERRORS
     return EXIT_OK

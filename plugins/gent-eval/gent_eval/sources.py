@@ -14,7 +14,7 @@ progress, the table and the report files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,6 +49,9 @@ class SourceReport:
         rows: One row of cells per line (configuration and group).
         data: The JSON report (``gent eval --report FILE.json``).
         notes: Remarks printed under the table (what a column means, a baseline).
+        scores: Each configuration's score by its label, higher is better (what
+            ``gent eval --pick`` ranks by; a baseline that is not a configuration is left
+            out).
     """
 
     title: str
@@ -56,6 +59,7 @@ class SourceReport:
     rows: Sequence[Sequence[str]]
     data: dict[str, Any] = field(default_factory=dict)
     notes: Sequence[str] = ()
+    scores: Mapping[str, float] = field(default_factory=dict)
 
     def markdown(self) -> str:
         """The report as Markdown: the title, the table, the notes."""

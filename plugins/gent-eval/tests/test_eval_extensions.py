@@ -273,3 +273,67 @@ def test_a_suite_file_over_the_size_limit_is_refused(
     size = suite.stat().st_size
     assert f"suite.yaml: the suite file is {size:,} bytes (4.9 KiB); a suite file may be" in err
     assert "GENT_MAX_SUITE_SIZE" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- --pick
+
+
+PICK_SUITE = """\
+tasks:
+  - id: short
+    text: Say three words.
+    checks: [{contains: three}]
+"""
+
+
+def scripted_agent(answer: str) -> str:
+    return (
+        f"# my agent\nmodel:\n  name: scripted\n  outputs: {json.dumps([answer] * 2)}\n"
+        "format: xml\ntoolchain: json\ntools: []\nmax_steps: 2\n"
+    )
+
+
+def test_pick_writes_the_best_configuration_with_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gent_core import load_config
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "suite.yaml").write_text(PICK_SUITE)
+    (tmp_path / "bad.yaml").write_text(scripted_agent("<answer>one two</answer>"))
+    (tmp_path / "good.yaml").write_text(scripted_agent("<answer>one two three</answer>"))
+    arguments = ["eval", "suite.yaml", "bad.yaml", "good.yaml", "--no-progress"]
+    code = run_cli([*arguments, "--transcripts", "runs", "--matrix", "max_steps=1,3"])
+    assert code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    code = run_cli([*arguments, "--transcripts", "runs2", "--pick", "best.yaml"])
+    assert code == 0
+    assert "picked: good -> best.yaml" in capsys.readouterr().err
+    text = (tmp_path / "best.yaml").read_text()
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    assert comments[0].startswith("# Picked by gent eval --pick: 'good', the best of 2")
+    assert any(line.startswith("# good") and "100% (1/1)" in line for line in comments)
+    assert any(line.startswith("# bad") and "0% (0/1)" in line for line in comments)
+    assert comments[-1] == "# From good.yaml."
+    picked = load_config(tmp_path / "best.yaml").config
+    assert picked == load_config(tmp_path / "good.yaml").config
+
+
+def test_pick_sets_the_winning_matrix_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gent_core import load_config
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "suite.yaml").write_text(PICK_SUITE)
+    # the scripted model writes xml: under markdown its output has no section to answer with
+    (tmp_path / "agent.yaml").write_text(scripted_agent("<answer>one two three</answer>"))
+    arguments = ["eval", "suite.yaml", "agent.yaml", "--no-progress", "--transcripts", "runs"]
+    matrix = ["--matrix", "format=markdown,xml", "--matrix", "model.chunk_size=7"]
+    code = run_cli([*arguments, *matrix, "--pick", "p.yaml"])
+    assert code == 0, capsys.readouterr().err
+    text = (tmp_path / "p.yaml").read_text()
+    assert "# From agent.yaml, with format=xml model.chunk_size=7." in text
+    picked = load_config(tmp_path / "p.yaml").config
+    assert picked.format.name == "xml"
+    assert picked.model.options["chunk_size"] == 7

@@ -46,7 +46,7 @@ def _supplied(manager: GentPluginManager | None, hook: str) -> Iterator[tuple[st
     caller = getattr(manager.hook, hook, None) if manager is not None else None
     if caller is None:
         return
-    for impl in reversed(caller.get_hookimpls()):  # registration order
+    for impl in caller.get_hookimpls():  # in registration order
         try:
             supplied = impl.function()
         except Exception as error:  # noqa: BLE001 - a broken plugin is reported, not fatal

@@ -3,8 +3,8 @@ naming the input, the bound and what is accepted, never a traceback or Python's 
 (``sys.set_int_max_str_digits()``).
 
 Through the real CLI (``main([...])``): ``gent call`` ARGS and ``--arg``, ``-o`` of ``gent
-run``/``gent describe``, ``--matrix`` of ``gent eval``, and the size limits of config and
-suite files.
+run``/``gent describe``, and the size limit of config files (``gent eval``'s ``--matrix``
+and suite files: gent-eval's ``tests/test_eval_extensions.py``).
 """
 
 from __future__ import annotations

@@ -44,7 +44,9 @@ def table_rows(out: str) -> dict[tuple[str, str], list[str]]:
 
 
 def test_the_bfcl_source_is_registered() -> None:
-    assert suite_sources()["bfcl"] is load
+    from gent_bfcl import plugin
+
+    assert suite_sources()["bfcl"] is plugin.load
 
 
 def test_gent_eval_runs_bfcl_with_the_baseline_and_reports_per_category(

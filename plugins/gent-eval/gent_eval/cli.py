@@ -71,9 +71,10 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent eval``."""
     from gent_core.toolkit import default_agent_help
-    from gent_eval.extensions import suite_sources
 
-    sources = ", ".join(f"{prefix}:" for prefix in sorted(suite_sources())) or "none installed"
+    # The sources are not looked up here: building the parser (gent --help, completion)
+    # must not call plugins' hooks.
+    sources = "bfcl: with gent-bfcl, for instance"
     parser.description = _DESCRIPTION.format(default_agent=default_agent_help(), sources=sources)
     parser.epilog = _EXAMPLE
     parser.formatter_class = HelpFormatter

@@ -110,8 +110,9 @@ def agent_config(base_url: str) -> str:
 
 def measure(base_url: str, suite: Any, tasks: Any, level: int) -> Level:
     """Run the tasks at ``level`` concurrency."""
+    from gent_eval import EvalRunner, Suite, build_configurations
+
     from gent_core._config import parse_config
-    from gent_core._eval import EvalRunner, Suite, build_configurations
 
     configs = build_configurations([("server", parse_config(agent_config(base_url)))])
     runner = EvalRunner(Suite(suite.name, suite.path, tuple(tasks)), configs, concurrency=level)

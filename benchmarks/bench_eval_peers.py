@@ -83,8 +83,9 @@ def observation(ok: bool, output: Any) -> str:
 
 
 def run_gent(url: str, suite: Any, tasks: Any, grammar: bool) -> list[PeerRun]:
+    from gent_eval import EvalRunner, Suite, build_configurations
+
     from gent_core._config import parse_config
-    from gent_core._eval import EvalRunner, Suite, build_configurations
 
     # not streamed, like the LangChain agent: llama_cpp.server reports token usage only then
     text = gent_config(url, grammar=grammar).replace(
@@ -305,7 +306,7 @@ def smolagents_runner(url: str) -> Callable[[Any], PeerRun]:
 
 
 def summarise(name: str, runs: list[PeerRun], seconds: float) -> dict[str, Any]:
-    from gent_core._eval.stats import wilson_interval
+    from gent_eval.stats import wilson_interval
 
     passed = sum(run.passed for run in runs)
     low, high = wilson_interval(passed, len(runs))

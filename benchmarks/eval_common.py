@@ -171,7 +171,7 @@ tools: [calculator, current_time]
 
 def load_tasks(limit: int | None = None, ids: Sequence[str] = ()) -> Any:
     """The shipped suite's tasks (the first ``limit``, or those named)."""
-    from gent_core._eval import load_suite
+    from gent_eval import load_suite
 
     suite = load_suite(SUITE)
     if ids:
@@ -251,8 +251,9 @@ class ToolRecorder:
 
 def judge(task: Any, run: PeerRun) -> PeerRun:
     """Apply the suite's checks to a peer's run (answered and every check passes)."""
+    from gent_eval.checks import CheckContext
+
     from gent_core._agent.records import RunResult, RunStats, StepRecord
-    from gent_core._eval.checks import CheckContext
 
     answered = run.answer is not None and run.error is None
     steps = [StepRecord(1, "", "action", calls=list(run.calls))]

@@ -7,7 +7,7 @@ importable while it loads.
 
 from __future__ import annotations
 
-from gent_core._eval.checks import CheckContext, numbers_in
+from gent_eval.checks import CheckContext, numbers_in
 
 
 def _clock_values(context: CheckContext, start: int, end: int) -> set[int]:

@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "ToolCallsStarted": "gent_core._agent.events",
     # what a run produced (the run hooks pass them)
     "RunResult": "gent_core._agent.records",
+    "RunStats": "gent_core._agent.records",
     "StepRecord": "gent_core._agent.records",
     "ToolCallRecord": "gent_core._agent.records",
     # built-in terminations
@@ -121,7 +122,7 @@ if TYPE_CHECKING:
         ToolCallFinished,
         ToolCallsStarted,
     )
-    from gent_core._agent.records import RunResult, StepRecord, ToolCallRecord
+    from gent_core._agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
     from gent_core._cli.errors import UsageError
     from gent_core._config import (
         AgentConfig,
@@ -221,6 +222,7 @@ __all__ = [
     "PluginInfo",
     "Registry",
     "RunResult",
+    "RunStats",
     "Section",
     "SectionEnded",
     "SectionEvent",

@@ -57,9 +57,6 @@ COMMANDS: Mapping[str, Command] = MappingProxyType(
         "uninstall": Command(
             "gent_core._cli.uninstall", "uninstall plugins from gent's environment"
         ),
-        "eval": Command(
-            "gent_core._cli.eval", "measure how well agent configurations solve a suite of tasks"
-        ),
         "logs": Command(
             "gent_core._cli.history", "list, search and show the logged runs (the history)"
         ),

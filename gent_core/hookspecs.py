@@ -52,6 +52,43 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 __all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
 
 
+# --------------------------------------------------------------------------- extending the contract
+
+
+@hookspec(historic=True)
+def gent_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    """Add hook specifications of the plugin's own, so other plugins can extend it.
+
+    As pytest's ``pytest_addhooks``::
+
+        # my_package/hookspecs.py
+        from gent_core import hookspec
+
+        @hookspec
+        def gent_eval_checks():
+            "Supply check kinds of gent eval suites."
+
+        # my_package/plugin.py
+        from gent_core import hookimpl
+
+        @hookimpl
+        def gent_add_hookspecs(pluginmanager):
+            from my_package import hookspecs
+
+            pluginmanager.add_hookspecs(hookspecs)
+
+    The plugin then calls its hooks itself (``pluginmanager.hook.gent_eval_checks()``).
+    Names start with ``gent_`` and, by convention, the plugin's own word (``gent_eval_``).
+
+    Called once for every plugin implementing it, when the plugin manager is created or when
+    the plugin is registered later (a *historic* hook). Installed plugins may implement a
+    hook before the plugin that specifies it is loaded: unknown hook names are checked once
+    every installed plugin is in, and an implementation taking arguments the specification
+    does not pass fails its own plugin. A hook nobody specifies still fails the plugin
+    implementing it (a typo in the name).
+    """
+
+
 # --------------------------------------------------------------------------- registration
 
 

@@ -25,7 +25,21 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   opened without following a link (:class:`Workspace`, :class:`Target`,
   :class:`PathRejectedError`...), as the file tools and the clipboard use them;
 * **options and exports**: a component's options model (:func:`parse_options_model`) and
-  lazy package namespaces (:func:`load_export`, :func:`export_names`).
+  lazy package namespaces (:func:`load_export`, :func:`export_names`);
+* **configuration files and overrides**: YAML documents with their marks
+  (:func:`read_document`), config entries (:class:`ComponentSpec`, :class:`DeclareSpec`,
+  :data:`ToolEntry`...), ``KEY=V1,V2`` assignments and dotted keys set in a file's data
+  (:func:`parse_assignment`, :func:`set_config_key`), the built-in agent's YAML
+  (:func:`default_agent_yaml`) and the problems a config error lists
+  (:func:`problems_from_validation_error`, :func:`unknown_problem`, :func:`format_key`);
+* **files, imports and transcripts**: a relative path judged on its text
+  (:func:`relative_path_problem`), ``module:name`` imports from given folders
+  (:func:`import_object`, :func:`import_search_path`), a run's JSONL transcript read back
+  (:func:`load_transcript`);
+* **command-line frame** for plugin commands: gent's help formatter (:class:`HelpFormatter`),
+  running a command's coroutine with gent's Ctrl-C handling (:func:`run_command`), terminals
+  and colour (:func:`is_terminal`, :func:`rich_console`), a usage error
+  (:class:`UsageError`) and the built-in agent's description (:func:`default_agent_help`).
 
 Only the names here, in :mod:`gent_core`, in the contract modules and in
 :mod:`gent_core.testing` are public: modules whose names start with ``_`` may change in any
@@ -145,9 +159,47 @@ _EXPORTS: dict[str, str] = {
     "parse_options_model": "gent_core._config.options",
     "export_names": "gent_core._lazy",
     "load_export": "gent_core._lazy",
+    # configuration files and overrides
+    "Document": "gent_core._config.yamldoc",
+    "KeyPath": "gent_core._config.yamldoc",
+    "Mark": "gent_core._config.yamldoc",
+    "YAMLSyntaxError": "gent_core._config.yamldoc",
+    "read_document": "gent_core._config.yamldoc",
+    "ComponentSpec": "gent_core._config.models",
+    "DeclareSpec": "gent_core._config.models",
+    "ToolEntry": "gent_core._config.models",
+    "ToolsetSpec": "gent_core._config.models",
+    "default_agent_yaml": "gent_core._config.default",
+    "parse_assignment": "gent_core._config.overrides",
+    "set_config_key": "gent_core._config.overrides",
+    "show_value": "gent_core._config.overrides",
+    "format_key": "gent_core._config.loading",
+    "problems_from_validation_error": "gent_core._config.describe",
+    "unknown_problem": "gent_core._config.describe",
+    # files, imports and transcripts
+    "SUITE_FILE": "gent_core._bounded",
+    "TIMEOUT_VARIABLE": "gent_core._regexes",
+    "search": "gent_core._regexes",
+    "relative_path_problem": "gent_core._observation",
+    "import_object": "gent_core._importing",
+    "import_search_path": "gent_core._importing",
+    "load_transcript": "gent_core._agent.transcript",
+    # the command-line frame
+    "HelpFormatter": "gent_core._cli.helpformat",
+    "UsageError": "gent_core._cli.errors",
+    "default_agent_help": "gent_core._cli.agentconfig",
+    "is_terminal": "gent_core._cli.colors",
+    "rich_console": "gent_core._cli.colors",
+    "run_command": "gent_core._cli.interrupt",
+    # suites and reports (gent-eval)
+    "read_text_file": "gent_core._bounded",
+    "syntax_problem": "gent_core._config.loading",
+    "format_tokens": "gent_core._agent.records",
 }
 
 if TYPE_CHECKING:
+    from gent_core._agent.records import format_tokens
+    from gent_core._agent.transcript import load_transcript
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
         default_examples,
@@ -155,9 +207,11 @@ if TYPE_CHECKING:
     )
     from gent_core._bounded import (
         CONVERSATION_FILE,
+        SUITE_FILE,
         read_file,
         read_json,
         read_stream,
+        read_text_file,
         read_yaml,
     )
     from gent_core._callparse import (
@@ -179,15 +233,26 @@ if TYPE_CHECKING:
         quote_start,
         snippet_at,
     )
+    from gent_core._cli.agentconfig import default_agent_help
+    from gent_core._cli.colors import is_terminal, rich_console
+    from gent_core._cli.errors import UsageError
+    from gent_core._cli.helpformat import HelpFormatter
+    from gent_core._cli.interrupt import run_command
     from gent_core._cli.output import (
         Output,
     )
+    from gent_core._config.default import default_agent_yaml
+    from gent_core._config.describe import problems_from_validation_error, unknown_problem
+    from gent_core._config.loading import format_key, syntax_problem
+    from gent_core._config.models import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
     from gent_core._config.options import (
         parse_options_model,
     )
+    from gent_core._config.overrides import parse_assignment, set_config_key, show_value
     from gent_core._config.secrets import (
         Redactor,
     )
+    from gent_core._config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
     from gent_core._docs_url import (
         docs_url,
     )
@@ -229,11 +294,13 @@ if TYPE_CHECKING:
         for_example,
         guidance_calls,
     )
+    from gent_core._importing import import_object, import_search_path
     from gent_core._lines import (
         LineTooLongError,
         bounded_lines,
     )
     from gent_core._observation import (
+        relative_path_problem,
         section_name_for,
         truncate_output,
     )
@@ -250,10 +317,12 @@ if TYPE_CHECKING:
         messages_to_openai,
     )
     from gent_core._regexes import (
+        TIMEOUT_VARIABLE,
         BoundedPattern,
         PatternError,
         PatternTimeoutError,
         compile_pattern,
+        search,
         set_pattern_timeout,
     )
     from gent_core._schema_examples import (
@@ -313,17 +382,23 @@ __all__ = [
     "CONVERSATION_FILE",
     "CallSyntax",
     "CallableTool",
+    "ComponentSpec",
     "DIR_FLAGS",
+    "DeclareSpec",
+    "Document",
     "EMPTY_ATTRIBUTES",
     "FileToolError",
     "GrammarBuilder",
     "GrammarMatcher",
+    "HelpFormatter",
     "JSONSchemaConverter",
+    "KeyPath",
     "LineTooLongError",
     "MAX_CALLS",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
     "MAX_SYMLINK_HOPS",
+    "Mark",
     "NAME_KEYS",
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
@@ -335,14 +410,20 @@ __all__ = [
     "PatternTimeoutError",
     "RELATIVE_PATH_HINT",
     "Redactor",
+    "SUITE_FILE",
     "SchemaValidator",
     "SectionCollector",
+    "TIMEOUT_VARIABLE",
     "TOOL_NAME_PATTERN",
     "TRANSCRIPT_STOP",
     "Target",
+    "ToolEntry",
+    "ToolsetSpec",
     "USE_DIR_FD",
+    "UsageError",
     "ValueBoundsError",
     "Workspace",
+    "YAMLSyntaxError",
     "arguments_error",
     "arguments_schema",
     "attribute_pairs",
@@ -356,6 +437,8 @@ __all__ = [
     "checked_agent_grammar",
     "clean_schema",
     "compile_pattern",
+    "default_agent_help",
+    "default_agent_yaml",
     "default_examples",
     "describe_mode",
     "describe_signature",
@@ -370,37 +453,55 @@ __all__ = [
     "follow_refs",
     "for_example",
     "format_attributes",
+    "format_key",
+    "format_tokens",
     "free_text",
     "guidance_calls",
+    "import_object",
+    "import_search_path",
+    "is_terminal",
     "line_column",
     "literal",
     "load_export",
+    "load_transcript",
     "matches",
     "message_to_openai",
     "messages_to_openai",
     "name_table",
     "normalize_call",
     "not_an_object_problem",
+    "parse_assignment",
     "parse_attributes",
     "parse_options_model",
+    "problems_from_validation_error",
     "quote_end",
     "quote_start",
+    "read_document",
     "read_file",
     "read_json",
     "read_json_calls",
     "read_stream",
+    "read_text_file",
     "read_yaml",
+    "relative_path_problem",
     "render_prompt",
     "repeat_calls",
+    "rich_console",
+    "run_command",
     "same_file",
     "sample",
     "scan",
+    "search",
     "section_name_for",
+    "set_config_key",
     "set_pattern_timeout",
+    "show_value",
     "snippet_at",
+    "syntax_problem",
     "to_json_data",
     "to_jsonable",
     "truncate_output",
+    "unknown_problem",
     "write_json",
 ]
 

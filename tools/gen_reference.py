@@ -53,9 +53,15 @@ def hooks_markdown() -> str:
         for name, function in vars(hookspecs).items()
         if name.startswith("gent_") and callable(function)
     ]
+    extending = ("gent_add_hookspecs",)
     groups = {
+        "Extending the contract": [h for h in hooks if h.__name__ in extending],
         "Registration hooks": [h for h in hooks if h.__name__.startswith("gent_register_")],
-        "Lifecycle hooks": [h for h in hooks if not h.__name__.startswith("gent_register_")],
+        "Lifecycle hooks": [
+            h
+            for h in hooks
+            if not h.__name__.startswith("gent_register_") and h.__name__ not in extending
+        ],
     }
     lines = [
         "# Hook reference",
@@ -67,6 +73,10 @@ def hooks_markdown() -> str:
         "Implement a hook with a function of the same name marked `@gent_core.hookimpl`; "
         "a marked function whose name is not a hook makes the plugin fail loudly. "
         "[Write a plugin](../plugins.md) shows a complete one.",
+        "",
+        "Plugins add hooks of their own through `gent_add_hookspecs`: gent-eval's "
+        "`gent_eval_checks` and `gent_eval_suite_sources` are described in "
+        "[Evaluate](../evaluate.md#extend-gent-eval).",
         "",
     ]
     for title, members in groups.items():

@@ -42,6 +42,7 @@ __all__ = [
     "parse_assignment",
     "parse_setting",
     "read_scalar",
+    "set_config_key",
     "show_value",
 ]
 
@@ -214,6 +215,21 @@ def _set(data: dict[str, Any], path: KeyPath, value: Any) -> str | None:
         return f"cannot set {dotted}: no such key or list item"
     node[last] = value  # type: ignore[index]
     return None
+
+
+def set_config_key(data: dict[str, Any], key: str, value: Any) -> None:
+    """Set the dotted ``key`` to ``value`` in a config file's raw data (what ``yaml.safe_load``
+    reads), as an override sets it: a component written by name alone becomes a mapping when
+    an option of it is set (``model: llamacpp`` + ``model.seed`` -> ``{name: llamacpp, seed:
+    ...}``). Nothing is validated: parse the result as a config to check it.
+
+    Raises:
+        ValueError: When the key is not a dotted name, or cannot be set in ``data`` (a part
+            above it is not a mapping or list item).
+    """
+    problem = _set(data, key_path(key), value)
+    if problem is not None:
+        raise ValueError(problem)
 
 
 def _origin_for(path: KeyPath, applied: list[Override], fallback: str) -> str:

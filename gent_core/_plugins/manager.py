@@ -177,9 +177,41 @@ class GentPluginManager(pluggy.PluginManager):
 
     def __init__(self, selection: PluginSelection | None = None) -> None:
         super().__init__(PROJECT_NAME)
-        self.add_hookspecs(hookspecs)
         self.selection = selection if selection is not None else PluginSelection()
         self.plugin_infos: dict[str, PluginInfo] = {}
+        self.add_hookspecs(hookspecs)
+        # Historic: every plugin implementing it, registered now or later, adds its specs.
+        self.hook.gent_add_hookspecs.call_historic(kwargs={"pluginmanager": self})
+
+    def add_hookspecs(self, module_or_class: Any) -> None:
+        """Add the hook specifications (functions marked ``@gent_core.hookspec``) of
+        ``module_or_class``: gent's own, or a plugin's through ``gent_add_hookspecs``.
+
+        Plugins registered earlier may implement a hook before its specification arrives
+        (the order of entry points is not fixed). An implementation whose arguments the new
+        specification does not have fails *its* plugin (reported, or raised in strict mode),
+        not the plugin adding the specification.
+        """
+        for name in dir(module_or_class):
+            opts = self.parse_hookspec_opts(module_or_class, name)
+            caller = getattr(self.hook, name, None)
+            if opts is None or not isinstance(caller, pluggy.HookCaller) or caller.has_spec():
+                continue
+            spec = pluggy.HookCaller(name, self._hookexec, module_or_class, opts).spec
+            accepted = set(spec.argnames if spec is not None else ())
+            for impl in caller.get_hookimpls():
+                extra = sorted(set(impl.argnames) - accepted)
+                info = self.plugin_infos.get(impl.plugin_name)
+                if extra and info is not None:
+                    self.record_failure(
+                        info,
+                        pluggy.PluginValidationError(
+                            impl.plugin,
+                            f"hook implementation {name!r} takes {extra}, which the hook's "
+                            f"specification does not pass (it passes {sorted(accepted)})",
+                        ),
+                    )
+        super().add_hookspecs(module_or_class)
 
     def parse_hookimpl_opts(self, plugin: object, name: str) -> Any:
         """Reject marked implementations whose name lacks the ``gent_`` prefix."""
@@ -202,11 +234,15 @@ class GentPluginManager(pluggy.PluginManager):
         module: str | None = None,
         distribution: str | None = None,
         version: str | None = None,
+        check_names: bool = True,
     ) -> PluginInfo:
         """Register ``plugin`` under ``name``, validating its hook implementations.
 
         A plugin that is disabled by the selection is recorded but not registered. A plugin
         whose implementations are invalid is recorded as failed (or raises in strict mode).
+        ``check_names=False`` leaves the check for unknown hook names to the caller
+        (:meth:`check_loaded_hook_names`), for plugins whose hooks another plugin, registered
+        later, specifies.
 
         Returns:
             The plugin's :class:`PluginInfo`.
@@ -225,7 +261,8 @@ class GentPluginManager(pluggy.PluginManager):
             return info
         try:
             self.register(plugin, name=name)
-            self.check_hook_names(plugin, name)
+            if check_names:
+                self.check_hook_names(plugin, name)
         except Exception as error:  # noqa: BLE001 - any failure of a plugin is reported
             self.record_failure(info, error)
         return info
@@ -242,8 +279,35 @@ class GentPluginManager(pluggy.PluginManager):
                 continue
             if any(impl.plugin_name == name for impl in caller.get_hookimpls()):
                 raise pluggy.PluginValidationError(
-                    plugin, f"unknown hook {hook_name!r}; known hooks: {', '.join(known_hooks())}"
+                    plugin,
+                    f"unknown hook {hook_name!r}; known hooks: {', '.join(self.known_hooks())}",
                 )
+
+    def known_hooks(self) -> list[str]:
+        """The names of every hook this manager has a specification for: gent's own and
+        those plugins added through ``gent_add_hookspecs``.
+        """
+        return sorted(
+            name
+            for name in dir(self.hook)
+            if name.startswith(HOOK_PREFIX)
+            and isinstance(getattr(self.hook, name), pluggy.HookCaller)
+            and getattr(self.hook, name).has_spec()
+        )
+
+    def check_loaded_hook_names(self, names: Iterable[str]) -> None:
+        """Run :meth:`check_hook_names` on the loaded plugins among ``names``, recording each
+        one that implements an unknown hook as failed (or raising in strict mode).
+        """
+        for name in names:
+            info = self.plugin_infos.get(name)
+            plugin = self.get_plugin(name)
+            if info is None or info.status != "loaded" or plugin is None:
+                continue
+            try:
+                self.check_hook_names(plugin, name)
+            except pluggy.PluginValidationError as error:
+                self.record_failure(info, error)
 
     def record_failure(self, info: PluginInfo, error: BaseException) -> None:
         """Mark ``info`` as failed with ``error``; raise :class:`PluginLoadError` when strict."""
@@ -267,6 +331,7 @@ class GentPluginManager(pluggy.PluginManager):
         """
         if entry_points is None:
             entry_points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+        loaded: list[str] = []
         for entry_point in entry_points:
             if entry_point.name in self.plugin_infos:
                 continue
@@ -297,7 +362,12 @@ class GentPluginManager(pluggy.PluginManager):
                 module=entry_point.value,
                 distribution=dist_name,
                 version=dist_version,
+                check_names=False,
             )
+            loaded.append(entry_point.name)
+        # Hook names are checked once every plugin is in: a plugin may implement a hook that
+        # a plugin loaded after it specifies (gent_add_hookspecs).
+        self.check_loaded_hook_names(loaded)
 
     def loaded_plugin_names(self) -> list[str]:
         """Names of the plugins that loaded, in load order."""

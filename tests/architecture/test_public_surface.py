@@ -83,14 +83,7 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-PENDING: frozenset[tuple[str, str]] = frozenset(
-    {
-        # gent-bfcl runs the evaluation's configurations and statistics until the evaluation
-        # is its own distribution (issue 18, section 3); then it imports gent_eval's
-        ("plugins/gent-bfcl/gent_bfcl/__main__.py", "gent_core._eval.configs"),
-        ("plugins/gent-bfcl/gent_bfcl/runner.py", "gent_core._eval.stats"),
-    }
-)
+PENDING: frozenset[tuple[str, str]] = frozenset()
 """Imports of private modules that wait for a module to move, each with the reason."""
 
 

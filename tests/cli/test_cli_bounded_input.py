@@ -3,8 +3,8 @@ naming the input, the bound and what is accepted, never a traceback or Python's 
 (``sys.set_int_max_str_digits()``).
 
 Through the real CLI (``main([...])``): ``gent call`` ARGS and ``--arg``, ``-o`` of ``gent
-run``/``gent describe``, ``--matrix`` of ``gent eval``, and the size limits of config and
-suite files.
+run``/``gent describe``, and the size limit of config files (``gent eval``'s ``--matrix``
+and suite files: gent-eval's ``tests/test_eval_extensions.py``).
 """
 
 from __future__ import annotations
@@ -154,21 +154,6 @@ def test_an_option_value_that_yaml_cannot_build_is_kept_as_text(
     assert "2024-13-45" in capsys.readouterr().out
 
 
-def test_matrix_values_beyond_the_bounds_are_a_usage_error(
-    installed: PluginSandbox,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "suite.yaml").write_text("tasks: [{text: hi, checks: [{contains: x}]}]\n")
-    code = main(["eval", "suite.yaml", "--matrix", f"max_steps=3,{'9' * 5000}", "--no-progress"])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "--matrix: a value of max_steps: an integer has 5,000 digits" in err
-    clean(err)
-
-
 @pytest.mark.parametrize("character", ["\x00", "\x07", "\ufffe"])
 def test_a_config_with_a_character_yaml_forbids_is_a_config_error(
     character: str, installed: PluginSandbox, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -225,21 +210,3 @@ def test_the_config_size_limit_is_changed_by_its_variable(
     assert main(["describe", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert "GENT_MAX_CONFIG_SIZE='lots' is not a size; write a positive number of bytes" in err
-
-
-def test_a_suite_file_over_the_size_limit_is_refused(
-    installed: PluginSandbox,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    suite = tmp_path / "suite.yaml"
-    suite.write_text("tasks: [{text: hi, checks: [{contains: x}]}]\n" + "#" * 5000 + "\n")
-    monkeypatch.setenv("GENT_MAX_SUITE_SIZE", "4096")
-    assert main(["eval", "suite.yaml", "--no-progress"]) == 2
-    err = capsys.readouterr().err
-    size = suite.stat().st_size
-    assert f"suite.yaml: the suite file is {size:,} bytes (4.9 KiB); a suite file may be" in err
-    assert "GENT_MAX_SUITE_SIZE" in err
-    clean(err)

@@ -10,7 +10,6 @@ import pytest
 from gent_core._config import ConfigError, Override, apply_overrides, build_components, parse_config
 from gent_core._config.default import DEFAULT_AGENT_SOURCE, default_agent_yaml, default_config
 from gent_core._config.overrides import parse_assignment, parse_setting, read_scalar
-from gent_core._eval import configs as eval_configs
 
 CONFIG = """\
 model: {name: fake, temperature: 0.5}
@@ -131,7 +130,7 @@ def test_building_names_the_flag_that_set_a_bad_option(fakes: SimpleNamespace) -
     assert "line" not in message
 
 
-def test_the_default_agent_is_one_file_and_eval_uses_it() -> None:
+def test_the_default_agent_is_one_file() -> None:
     text = default_agent_yaml()
     config = default_config().config
     assert default_config().source == DEFAULT_AGENT_SOURCE
@@ -142,5 +141,4 @@ def test_the_default_agent_is_one_file_and_eval_uses_it() -> None:
     )
     assert config.termination.name == "text"
     assert config.model_dump(mode="json")["tools"] == ["calculator", "current_time"]
-    assert text == eval_configs.DEFAULT_CONFIG
-    assert eval_configs.apply_overrides is apply_overrides  # one mechanism, not two
+    assert parse_config(text).config == config

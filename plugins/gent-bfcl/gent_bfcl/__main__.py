@@ -14,7 +14,7 @@ model named by plugin (the form without a subcommand, ``python -m gent_bfcl CATE
 this one). Both print one line per task and, at the end, the figures per configuration and
 category as JSON (accuracy with its 95% Wilson interval, unparsable share, failure kinds,
 copy rate, repair rate, tokens and seconds per task); ``--jsonl FILE`` writes every result in
-full. Until ``gent eval bfcl:...`` exists, this is the way to run BFCL.
+full. ``gent eval bfcl:...`` (:mod:`gent_bfcl.evalsource`) runs the same through gent-eval.
 """
 
 from __future__ import annotations
@@ -132,9 +132,11 @@ class _Recorder:
 
 
 def _configurations(args: argparse.Namespace) -> list[Any]:
+    from gent_eval import build_configurations
+
     from gent_bfcl.agentrun import AgentConfiguration
     from gent_core import default_config, load_config
-    from gent_core._eval.configs import build_configurations, parse_assignment
+    from gent_core.toolkit import parse_assignment
 
     configs = [(str(path), load_config(path)) for path in args.configs] or [
         ("gent", default_config())

@@ -6,7 +6,7 @@ For each task and configuration (an agent config file, possibly with overrides):
    stop the run (``tools: [{declare: {name, description, parameters, stop: true}}]``, the
    schemas converted by :func:`gent_bfcl.schema.to_tool_spec`, the names as BFCL writes them)
    and ``max_steps: 1``, through gent's own override mechanism
-   (:func:`gent_core._config.apply_overrides`);
+   (:func:`gent_core.apply_overrides`);
 2. an :class:`~gent_core.Agent` is built from it (``Agent.from_config``) and run on the task's
    first turn with the configuration's model, created and loaded once and shared by every task
    (as ``gent eval`` shares it);

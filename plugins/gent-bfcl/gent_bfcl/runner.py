@@ -213,7 +213,7 @@ def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
     example, of all calls), the ``repair_rate`` (failed calls written again correctly, of those
     asked for), tokens and seconds per task, and the token and second totals.
     """
-    from gent_core._eval.stats import wilson_interval
+    from gent_eval import wilson_interval
 
     configs = {result.config for result in results}
     summary: dict[str, dict[str, Any]] = {}

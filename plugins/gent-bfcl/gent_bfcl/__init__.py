@@ -14,22 +14,59 @@ Parts are re-implemented from or copied out of bfcl-eval (Apache-2.0): see NOTIC
 
 from __future__ import annotations
 
-from gent_bfcl.categories import CATEGORIES, check_kind, parse_categories
-from gent_bfcl.checker import check, check_call, check_task, is_calls
-from gent_bfcl.data import (
-    BFCLDataError,
-    BFCLTask,
-    installed_data_dir,
-    load_category,
-    load_tasks,
-    select,
-)
-from gent_bfcl.names import from_gent_name, to_gent_name
-from gent_bfcl.prompt import bfcl_messages, system_prompt
-from gent_bfcl.pycalls import DecodeError, decode_calls, write_calls
-from gent_bfcl.reference import reference_calls
-from gent_bfcl.schema import BFCLSchemaError, ToolSpec, to_json_schema, to_tool_spec
-from gent_bfcl.verdict import FailureKind, Verdict
+from typing import TYPE_CHECKING, Any
+
+from gent_core.toolkit import export_names, load_export
+
+# Names load lazily: gent loads this package to find its plugin module, and the checker,
+# the data reader and the tool machinery they import are needed only when BFCL runs.
+_EXPORTS: dict[str, str] = {
+    "CATEGORIES": "gent_bfcl.categories",
+    "check_kind": "gent_bfcl.categories",
+    "parse_categories": "gent_bfcl.categories",
+    "check": "gent_bfcl.checker",
+    "check_call": "gent_bfcl.checker",
+    "check_task": "gent_bfcl.checker",
+    "is_calls": "gent_bfcl.checker",
+    "BFCLDataError": "gent_bfcl.data",
+    "BFCLTask": "gent_bfcl.data",
+    "installed_data_dir": "gent_bfcl.data",
+    "load_category": "gent_bfcl.data",
+    "load_tasks": "gent_bfcl.data",
+    "select": "gent_bfcl.data",
+    "from_gent_name": "gent_bfcl.names",
+    "to_gent_name": "gent_bfcl.names",
+    "bfcl_messages": "gent_bfcl.prompt",
+    "system_prompt": "gent_bfcl.prompt",
+    "DecodeError": "gent_bfcl.pycalls",
+    "decode_calls": "gent_bfcl.pycalls",
+    "write_calls": "gent_bfcl.pycalls",
+    "reference_calls": "gent_bfcl.reference",
+    "BFCLSchemaError": "gent_bfcl.schema",
+    "ToolSpec": "gent_bfcl.schema",
+    "to_json_schema": "gent_bfcl.schema",
+    "to_tool_spec": "gent_bfcl.schema",
+    "FailureKind": "gent_bfcl.verdict",
+    "Verdict": "gent_bfcl.verdict",
+}
+
+if TYPE_CHECKING:
+    from gent_bfcl.categories import CATEGORIES, check_kind, parse_categories
+    from gent_bfcl.checker import check, check_call, check_task, is_calls
+    from gent_bfcl.data import (
+        BFCLDataError,
+        BFCLTask,
+        installed_data_dir,
+        load_category,
+        load_tasks,
+        select,
+    )
+    from gent_bfcl.names import from_gent_name, to_gent_name
+    from gent_bfcl.prompt import bfcl_messages, system_prompt
+    from gent_bfcl.pycalls import DecodeError, decode_calls, write_calls
+    from gent_bfcl.reference import reference_calls
+    from gent_bfcl.schema import BFCLSchemaError, ToolSpec, to_json_schema, to_tool_spec
+    from gent_bfcl.verdict import FailureKind, Verdict
 
 __all__ = [
     "CATEGORIES",
@@ -61,3 +98,11 @@ __all__ = [
     "write_calls",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    return load_export(__name__, _EXPORTS, globals(), name)
+
+
+def __dir__() -> list[str]:
+    return export_names(_EXPORTS, globals())

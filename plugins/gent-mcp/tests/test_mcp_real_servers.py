@@ -73,6 +73,8 @@ def test_mcp_server_git_reads_a_temporary_repository(
                 action("git_diff_unstaged", f"{{{repo}}}"),
                 action("git_commit", f'{{{repo}, "message": "sneaky"}}'),
                 "<answer>Two commits; README.md is modified.</answer>",
+                # the refused call reaches the model as an error, not as a repair request
+                extra="limits: {max_repairs: 0}\n",
             ),
         )
         result = run(agent, "What is the state of the repository?")

@@ -82,8 +82,10 @@ def test_agent_loop_over_the_chat_api_of_a_real_server(llama_server: str, tmp_pa
     assert first.output.rstrip().endswith("</action>")  # stop sequence restored
     assert first.calls  # the grammar allows one call or several
     for call in first.calls:
-        assert (call.tool, call.status) == ("calculator", "success")
-        assert f"<calculator>\n{call.output}\n</calculator>" in first.followup
+        # the call ran; whether the tiny model's expression computes is the model's matter
+        assert call.tool == "calculator" and call.status in ("success", "error")
+        shown = call.output if call.status == "success" else "Error: "
+        assert f"<calculator>\n{shown}" in first.followup
     assert len(recorder.requests) == len(result.steps) >= 2
     second = recorder.requests[1]  # the conversation the model saw on step 2
     assert [message.role for message in second[-2:]] == ["assistant", "user"]

@@ -610,12 +610,12 @@ class Agent:
         # The writer opens and locks the file first: a resume reads it under the lock, so no
         # other run can be writing it meanwhile.
         # A transcript already read (from the history database) has no file to write.
-        loaded = transcript_path if isinstance(transcript_path, Transcript) else None
         path = None if isinstance(transcript_path, Transcript) else transcript_path
         writer = TranscriptWriter(path, redact=self.redact, resume=resume) if path else None
         try:
             if resume:
-                task, steps = _interrupted_run(loaded or path)  # type: ignore[arg-type]
+                assert transcript_path is not None
+                task, steps = _interrupted_run(transcript_path)
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
         except BaseException:

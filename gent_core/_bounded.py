@@ -329,7 +329,8 @@ def read_json(text: str, *, source: str, max_depth: int = MAX_DEPTH) -> Any:
             integer of more than :data:`~gent_core._serialize.MAX_INT_DIGITS` digits, or a
             number too large to be finite.
     """
-    if _brackets_deeper_than(text, _PATHLESS_DEPTH):
+    brackets = text.count("[") + text.count("{")
+    if brackets > _PATHLESS_DEPTH and _brackets_deeper_than(text, _PATHLESS_DEPTH):
         # refused before parsing, the same way on every Python: how deep json.loads may go
         # depends on the interpreter's recursion limits (3.12+ parses thousands of levels)
         raise _nested(source, depth=max_depth)
@@ -360,7 +361,7 @@ def read_json(text: str, *, source: str, max_depth: int = MAX_DEPTH) -> Any:
         raise InputSyntaxError(f"{source} is not valid JSON: {error}", problem=str(error)) from None
     # deeper than MAX_DEPTH needs more opening brackets than that (json.loads itself stops
     # at Python's recursion limit, about 1,000 levels)
-    if text.count("[") + text.count("{") > max_depth:
+    if brackets > max_depth:
         deep = _too_deep(value, max_depth)
         if deep is not None:
             if max_depth != MAX_DEPTH:
@@ -377,11 +378,9 @@ given for it); shallower text is parsed and a value past the bound is named by i
 def _brackets_deeper_than(text: str, limit: int) -> bool:
     """Whether the JSON brackets of ``text`` (outside strings) nest deeper than ``limit``.
 
-    Only when the text holds more than ``limit`` opening brackets; then one pass over its
-    brackets, quotes and backslashes.
+    One pass over its brackets, quotes and backslashes (:func:`read_json` calls it only when
+    the text holds more than ``limit`` opening brackets).
     """
-    if text.count("[") + text.count("{") <= limit:
-        return False
     depth = 0
     in_string = False
     skip_at = -1  # the position of a character escaped by a backslash

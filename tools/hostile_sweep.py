@@ -309,11 +309,10 @@ def scenarios() -> list[Scenario]:
 
 
 def _alias_bomb() -> str:
-    lines = ['a0: ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    """Nine levels of anchors, each a list of nine aliases of the one before (9**9 values)."""
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     for level in range(1, 10):
-        previous = f"*a{level - 1}"
-        lines.append(f"a{level}: &a{level} [{', '.join([previous] * 9)}]")
-    lines[0] = 'a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]'
+        lines.append(f"a{level}: &a{level} [{', '.join([f'*a{level - 1}'] * 9)}]")
     return "\n".join(lines) + "\nmodel: *a9\n"
 
 

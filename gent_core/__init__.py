@@ -102,7 +102,6 @@ _EXPORTS: dict[str, str] = {
     # errors
     "GentError": "gent_core.errors",
     "ConfigError": "gent_core.errors",
-    "UsageError": "gent_core._cli.errors",
     "Location": "gent_core.errors",
 }
 
@@ -123,7 +122,6 @@ if TYPE_CHECKING:
         ToolCallsStarted,
     )
     from gent_core._agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
-    from gent_core._cli.errors import UsageError
     from gent_core._config import (
         AgentConfig,
         LoadedConfig,
@@ -190,7 +188,6 @@ __all__ = [
     "ComponentKind",
     "ConfigError",
     "PluginSelection",
-    "UsageError",
     "installed_plugins",
     "parse_config",
     "AgentConfig",

@@ -277,10 +277,16 @@ def test_colliding_names_are_namespaced_by_server(sandbox: PluginSandbox) -> Non
 
 def test_open_and_close_in_different_tasks_and_close_twice(sandbox: PluginSandbox) -> None:
     toolset = MCPToolset(name="toolbox", command=[PYTHON, str(TOOLBOX)])
+    # Count only this test's processes: an earlier test of the same session (in another
+    # package) may still be removing one of its own.
+    before = {process.pid for process in child_processes()}
+
+    def new_children() -> list[str]:
+        return [p.command for p in child_processes() if p.pid not in before]
 
     async def scenario() -> tuple[int, int, list[str], str]:
         tools = await asyncio.create_task(toolset.open(Path.cwd()))
-        running = len(child_processes())
+        running = len(new_children())
         again = await toolset.open(Path.cwd())  # already open: the same tools
         [echo] = [tool for tool in again if tool.name == "echo"]
         output = await asyncio.create_task(echo.call({"text": "x"}, ExecutionContext()))
@@ -290,7 +296,7 @@ def test_open_and_close_in_different_tasks_and_close_twice(sandbox: PluginSandbo
         return (
             running,
             len(tools),
-            [p.command for p in child_processes()],
+            new_children(),
             str(after.error.model_message if after.error else output),
         )
 

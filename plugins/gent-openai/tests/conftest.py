@@ -64,7 +64,7 @@ def llama_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
         "--port",
         str(port),
         "--n_ctx",
-        "2048",
+        "4096",
     ]
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

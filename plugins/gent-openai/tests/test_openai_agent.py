@@ -12,6 +12,9 @@ from gent_core.context import ExecutionContext
 from gent_core.messages import Message
 from gent_core.model import ModelRequest
 
+# Greedy decoding: the loop is under test, not the sampler's luck (at 0.2 the tiny model once
+# wrote 1,442 tokens in one step and the next prompt no longer fit the server's context).
+# max_tokens bounds a run-away step the same way.
 CONFIG = """\
 model:
   name: openai
@@ -19,7 +22,8 @@ model:
   model: gemma
   api: completions
   grammar: true
-  temperature: 0.2
+  temperature: 0
+  max_tokens: 256
 format: xml
 toolchain: json
 tools: [calculator]

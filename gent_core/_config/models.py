@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -28,9 +28,12 @@ from pydantic_core import PydanticCustomError
 
 from gent_core._config.secrets import Redactor, redact_value
 from gent_core._observation import resolve_real
+from gent_core.context import Limits
 
-if TYPE_CHECKING:
-    from gent_core.context import Limits
+_LIMITS = Limits()
+"""The run's default bounds: the single source of every default below (``limits:``,
+``timeouts:``, ``max_steps``); a config value overrides one, and :meth:`AgentConfig.limits_object`
+hands the result back as a :class:`~gent_core.context.Limits`."""
 
 __all__ = [
     "AgentConfig",
@@ -371,9 +374,9 @@ class TimeoutsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tool: _Seconds = 60.0
-    model: _Seconds | None = None
-    model_idle: _Seconds | None = 300.0
+    tool: _Seconds = _LIMITS.tool_timeout
+    model: _Seconds | None = _LIMITS.model_timeout
+    model_idle: _Seconds | None = _LIMITS.model_idle_timeout
 
 
 class LimitsConfig(BaseModel):
@@ -398,14 +401,14 @@ class LimitsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_consecutive_format_errors: _Count = 3
-    max_consecutive_tool_errors: _Count = 3
-    max_output_chars: _Count = 200_000
-    max_tool_output_chars: _Count = 16_000
-    max_recorded_output_chars: _Count = 100_000
-    max_calls_per_action: _Count = 16
-    max_clipboard_chars: _Count = 32_000
-    max_repairs: Annotated[int, Field(ge=0), BeforeValidator(_no_bool)] = 2
+    max_consecutive_format_errors: _Count = _LIMITS.max_consecutive_format_errors
+    max_consecutive_tool_errors: _Count = _LIMITS.max_consecutive_tool_errors
+    max_output_chars: _Count = _LIMITS.max_output_chars
+    max_tool_output_chars: _Count = _LIMITS.max_tool_output_chars
+    max_recorded_output_chars: _Count = _LIMITS.max_recorded_output_chars
+    max_calls_per_action: _Count = _LIMITS.max_calls_per_action
+    max_clipboard_chars: _Count = _LIMITS.max_clipboard_chars
+    max_repairs: Annotated[int, Field(ge=0), BeforeValidator(_no_bool)] = _LIMITS.max_repairs
 
 
 def _expand_home(path: Path) -> Path:
@@ -462,7 +465,7 @@ class AgentConfig(_Redacting):
     middleware: list[ComponentSpec] = Field(default_factory=list)
     allow_writes: bool = False
     thinking: bool = True
-    max_steps: _Count = 10
+    max_steps: _Count = _LIMITS.max_steps
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     working_directory: Path = Field(Path("."), validate_default=True)
@@ -481,21 +484,12 @@ class AgentConfig(_Redacting):
 
     def limits_object(self) -> Limits:
         """Return the run's :class:`~gent_core.context.Limits`."""
-        from gent_core.context import Limits
-
         return Limits(
             max_steps=self.max_steps,
             tool_timeout=self.timeouts.tool,
             model_timeout=self.timeouts.model,
             model_idle_timeout=self.timeouts.model_idle,
-            max_output_chars=self.limits.max_output_chars,
-            max_tool_output_chars=self.limits.max_tool_output_chars,
-            max_recorded_output_chars=self.limits.max_recorded_output_chars,
-            max_consecutive_format_errors=self.limits.max_consecutive_format_errors,
-            max_consecutive_tool_errors=self.limits.max_consecutive_tool_errors,
-            max_calls_per_action=self.limits.max_calls_per_action,
-            max_clipboard_chars=self.limits.max_clipboard_chars,
-            max_repairs=self.limits.max_repairs,
+            **self.limits.model_dump(),  # the same names as Limits' fields
         )
 
     def attach_secrets(self, secrets: frozenset[str]) -> None:

@@ -119,6 +119,17 @@ def test_limits_object_carries_every_limit(write_config: Callable[[str], Path]) 
     )
 
 
+def test_every_run_limit_can_be_set_from_a_config_file() -> None:
+    """``limits:`` holds exactly the Limits fields that ``max_steps`` and ``timeouts:`` do not,
+    so a limit added to the run is settable (and defaulted) in one place."""
+    from dataclasses import fields
+
+    from gent_core._config.models import LimitsConfig
+
+    mapped = {"max_steps", "tool_timeout", "model_timeout", "model_idle_timeout"}
+    assert set(LimitsConfig.model_fields) == {f.name for f in fields(Limits)} - mapped
+
+
 def test_working_directory_is_relative_to_the_config_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,7 +38,7 @@ from gent_bfcl.checker import check_task
 from gent_bfcl.names import from_gent_name
 from gent_bfcl.runner import TaskResult
 from gent_bfcl.schema import to_tool_spec
-from gent_bfcl.verdict import FailureKind, Verdict
+from gent_bfcl.verdict import UNDECODED_AS_NO_CALL, FailureKind, Verdict
 
 if TYPE_CHECKING:
     from gent_bfcl.data import BFCLTask
@@ -148,7 +148,7 @@ def judge_run(
     first = result.steps[0]
     if first.outcome == "feedback":
         if check_kind(task.category) == "irrelevance":
-            return None, Verdict.ok()
+            return None, Verdict.ok(UNDECODED_AS_NO_CALL)
         return None, Verdict.fail(
             FailureKind.UNPARSABLE, f"the agent could not use the output: {first.feedback}"
         )

@@ -87,12 +87,15 @@ def report_rows(results: Sequence[TaskResult]) -> list[list[str]]:
                 f"{kind} {_percent(count / tasks)}" for kind, count in entry["failures"].items()
             )
             low, high = entry["ci95"]
+            accuracy = f"{entry['valid']}/{tasks} {_percent(entry['accuracy'])}"
+            if entry["undecoded_no_call"]:
+                accuracy += f" ({entry['undecoded_no_call']} undecoded)"
             rows.append(
                 [
                     config,
                     category,
                     str(tasks),
-                    f"{entry['valid']}/{tasks} {_percent(entry['accuracy'])}",
+                    accuracy,
                     f"{_percent(low)}-{_percent(high)}",
                     _percent(entry["unparsable_share"]),
                     failures or "-",
@@ -209,6 +212,9 @@ class BFCLEvaluation:
                 "wrong_function, missing_argument, unexpected_argument, wrong_type, "
                 "wrong_value, call_made, unparsable, model_error); copied: calls holding a "
                 "value copied from the prompt's example call, of all calls.",
+                "irrelevance: '(N undecoded)' counts the tasks accepted only because the "
+                "output could not be decoded at all (cut off or garbled), which BFCL counts "
+                "as no call; the rest answered without a call.",
             ),
             scores=scores,
         )

@@ -32,7 +32,7 @@ from gent_bfcl.checker import check_task
 from gent_bfcl.data import BFCLTask
 from gent_bfcl.prompt import bfcl_messages
 from gent_bfcl.pycalls import DecodeError, decode_calls
-from gent_bfcl.verdict import FailureKind, Verdict
+from gent_bfcl.verdict import UNDECODED_AS_NO_CALL, FailureKind, Verdict
 from gent_core import Message, Model, ModelRequest
 from gent_core.messages import Role
 
@@ -141,7 +141,7 @@ def judge_output(
         calls = decode_calls(output)
     except DecodeError as error:
         if check_kind(task.category) == "irrelevance":
-            return None, Verdict.ok()
+            return None, Verdict.ok(UNDECODED_AS_NO_CALL)
         return None, Verdict.fail(FailureKind.UNPARSABLE, f"cannot decode the output: {error}")
     return calls, check_task(task, calls)
 
@@ -209,9 +209,11 @@ async def run_baseline(
 def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
     """Per category (per ``configuration / category`` when several configurations ran):
     ``tasks``, ``valid``, ``accuracy`` with its 95% Wilson interval, the ``unparsable``
-    share, the failure kinds counted, the ``copy_rate`` (calls holding a value copied from an
-    example, of all calls), the ``repair_rate`` (failed calls written again correctly, of those
-    asked for), tokens and seconds per task, and the token and second totals.
+    share, ``undecoded_no_call`` (irrelevance tasks counted valid only because the output
+    could not be decoded, as BFCL counts them), the failure kinds counted, the ``copy_rate``
+    (calls holding a value copied from an example, of all calls), the ``repair_rate`` (failed
+    calls written again correctly, of those asked for), tokens and seconds per task, and the
+    token and second totals.
     """
     from gent_eval import wilson_interval
 
@@ -226,6 +228,7 @@ def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
                 "valid": 0,
                 "failures": Counter(),
                 "unparsable": 0,
+                "undecoded_no_call": 0,
                 "calls": 0,
                 "copied_calls": 0,
                 "repairs": 0,
@@ -240,6 +243,7 @@ def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
         if result.verdict.kind is not None:
             entry["failures"][result.verdict.kind.value] += 1
         entry["unparsable"] += result.unparsable
+        entry["undecoded_no_call"] += result.verdict.undecoded_no_call
         entry["calls"] += len(result.calls or [])
         entry["copied_calls"] += result.copied_calls
         entry["repairs"] += result.repairs

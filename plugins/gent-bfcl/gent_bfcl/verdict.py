@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["FailureKind", "Verdict"]
+__all__ = ["UNDECODED_AS_NO_CALL", "FailureKind", "Verdict"]
+
+UNDECODED_AS_NO_CALL = (
+    "no call: the output could not be decoded, which BFCL counts as no call in irrelevance "
+    "categories"
+)
+"""The message of a valid irrelevance verdict the model did not earn by answering: its output
+could not be read at all (cut off, garbled). BFCL accepts it; reports count it apart."""
 
 
 class FailureKind(str, Enum):
@@ -54,9 +61,16 @@ class Verdict:
     message: str = ""
 
     @classmethod
-    def ok(cls) -> Verdict:
-        """An accepted answer."""
-        return cls(True)
+    def ok(cls, message: str = "") -> Verdict:
+        """An accepted answer (``message``: why, when it is not plain, as
+        :data:`UNDECODED_AS_NO_CALL`).
+        """
+        return cls(True, None, message)
+
+    @property
+    def undecoded_no_call(self) -> bool:
+        """Valid only because an undecodable output counts as no call (irrelevance)."""
+        return self.valid and self.message == UNDECODED_AS_NO_CALL
 
     @classmethod
     def fail(cls, kind: FailureKind, message: str) -> Verdict:

@@ -85,14 +85,23 @@ def test_first_steps_are_judged_like_bfcl_judges_a_first_answer() -> None:
     ]
     assert results[0].calls == [{"math.factorial": {"number": 5}}]
     assert results[3].calls == []
+    assert not results[3].verdict.undecoded_no_call  # it answered: no call earned
     assert results[0].config == "scripted" and results[0].output.endswith("</action>")
     assert results[0].output_tokens and results[0].input_tokens
     summary = summarize(results)
     assert summary["simple_python"]["accuracy"] == 1.0
     assert summary["multiple"]["unparsable_share"] == 1.0
     assert summary["parallel"]["failures"] == {"wrong_count": 1}
+    assert summary["irrelevance"]["undecoded_no_call"] == 0
     low, high = summary["parallel"]["ci95"]
     assert low == 0.0 and 0.5 < high < 1.0
+
+
+def test_an_unusable_irrelevance_output_is_valid_as_bfcl_counts_it_and_reported_apart() -> None:
+    (result,) = run(["<thinking>I call ... and then"], ["irrelevance"])
+    assert result.verdict.valid and result.verdict.undecoded_no_call
+    assert result.calls is None
+    assert summarize([result])["irrelevance"]["undecoded_no_call"] == 1
 
 
 def test_a_call_repaired_within_the_step_is_judged_repaired() -> None:

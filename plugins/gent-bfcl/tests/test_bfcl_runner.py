@@ -88,11 +88,14 @@ def test_results_per_task() -> None:
     assert first.calls == [{"math.factorial": {"number": 5}}]
     assert first.output_tokens == 3 and first.input_tokens is not None and first.seconds >= 0
     assert results[2].calls is None
+    assert results[2].verdict.undecoded_no_call  # valid by BFCL's rule, and reported as such
+    assert not results[0].verdict.undecoded_no_call
     request = model.requests[0]
     assert request.structure is None and [m.role for m in request.messages] == ["system", "user"]
     summary = summarize(results)
     assert summary["parallel"]["failures"] == {"wrong_count": 1}
     assert (summary["simple_python"]["tasks"], summary["simple_python"]["valid"]) == (1, 1)
+    assert summary["irrelevance"]["undecoded_no_call"] == 1
 
 
 def test_unparsable_outputs_and_failing_models_are_results() -> None:
@@ -143,3 +146,13 @@ def test_the_bundled_model_runs_the_baseline() -> None:
     assert result.verdict.kind is not FailureKind.MODEL_ERROR, result.verdict.message
     assert result.output_tokens and 0 < result.output_tokens <= 24
     assert result.input_tokens and result.input_tokens > 100
+
+
+def test_the_table_says_which_irrelevance_tasks_only_the_decoder_made_valid() -> None:
+    from gent_bfcl.evalsource import report_rows
+
+    tasks = load_tasks(["irrelevance"], DATA, limit=1)
+    undecoded = asyncio.run(run_baseline(ScriptedModel(["Shakespeare wrote Hamlet."]), tasks))
+    called = asyncio.run(run_baseline(ScriptedModel(["[math.factorial(number=5)]"]), tasks))
+    [row] = report_rows(undecoded + called)
+    assert row[3] == "1/2 50% (1 undecoded)"

@@ -15,6 +15,7 @@ from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFi
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
+from gent_core._agent.toolset_session import ToolsetSession
 from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
@@ -40,15 +41,6 @@ THINKING_GUIDANCE = "Your reasoning: what you know so far and what to do next."
 
 def _ignore(event: AgentEvent) -> None:
     del event
-
-
-def _being_cancelled() -> bool:
-    """Whether the current task is being cancelled (always assumed before Python 3.11,
-    which cannot tell a cancellation from a ``CancelledError`` raised by other means).
-    """
-    task = asyncio.current_task()
-    cancelling = getattr(task, "cancelling", None)
-    return cancelling is None or cancelling() > 0
 
 
 @dataclass
@@ -264,14 +256,9 @@ class Agent:
         self.approval = approval
         self.toolsets = [*parts.toolsets, *toolsets]
         self.allow_writes = allow_writes
-        self.withheld_tools: list[str] = []
         self.middleware = list(middleware)
         self.toolset_origins: dict[int, Location] = dict(parts.toolset_origins)
-        self._opened: list[Toolset] = []
-        self._toolset_tools: list[str] = []
-        self.toolset_tools: dict[str, Toolset] = {}
-        """The tools added by the open toolsets, by name, with the toolset of each."""
-        self._tools_open = False
+        self._session = ToolsetSession()
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.redact = redact
@@ -389,80 +376,31 @@ class Agent:
 
         A tool whose name is already taken is added as ``<toolset>:<tool>``. A tool that writes
         is left out (with a warning) unless :attr:`allow_writes`. When a toolset fails to
-        open, the ones already opened are closed again.
+        open, the ones already opened are closed again (see
+        :class:`~gent_core._agent.toolset_session.ToolsetSession`).
 
         Raises:
             ToolsetError: Naming the toolset, where it was configured, and why it failed.
         """
-        if self._tools_open:
-            return
-        if self.toolsets and self.toolchain is None:
-            raise GentError(
-                "an agent with toolsets needs a tool chain",
-                hint="Pass toolchain=... (for example the 'json' tool chain).",
-            )
-        from gent_core.errors import ToolsetError
-        from gent_core.tools._renamed import RenamedTool
-
-        assert self.toolchain is not None or not self.toolsets
-        for name in self._toolset_tools:  # tools of an earlier opening
-            if self.toolchain is not None:
-                self.toolchain.remove_tool(name)
-        self._toolset_tools = []
-        self.toolset_tools = {}
-        self.withheld_tools = []
-        for toolset in self.toolsets:
-            try:
-                tools = list(await toolset.open(self.working_directory))
-            except (Exception, asyncio.CancelledError) as error:
-                self._opened.append(toolset)
-                await self._close_toolsets()
-                if isinstance(error, asyncio.CancelledError) and _being_cancelled():
-                    raise  # Ctrl-C or a cancelled run while a server starts: not its error
-                raise ToolsetError(
-                    toolset.describe(), self.toolset_origins.get(id(toolset)), error
-                ) from error
-            self._opened.append(toolset)
-            assert self.toolchain is not None
-            withheld = [tool.name for tool in tools if tool.writes and not self.allow_writes]
-            if withheld:
-                self._warn_withheld(toolset, withheld)
-            for tool in tools:
-                if tool.writes and not self.allow_writes:
-                    continue
-                if self.toolchain.get_tool(tool.name) is not None:
-                    tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
-                self.toolchain.add_tool(tool)
-                self._toolset_tools.append(tool.name)
-                self.toolset_tools[tool.name] = toolset
-        self._tools_open = True
-
-    def _warn_withheld(self, toolset: Toolset, names: list[str]) -> None:
-        import logging
-
-        self.withheld_tools.extend(f"{toolset.name}:{name}" for name in names)
-        logging.getLogger("gent.agent").warning(
-            "toolset %s: %d tool(s) that change files or other state are not offered (%s); "
-            "add 'allow_writes: true' to the config to offer them",
-            toolset.describe(),
-            len(names),
-            ", ".join(names),
+        await self._session.open(
+            self.toolsets,
+            self.toolchain,
+            self.working_directory,
+            allow_writes=self.allow_writes,
+            origins=self.toolset_origins,
         )
 
-    async def _close_toolsets(self) -> None:
-        opened, self._opened = self._opened, []
-        for toolset in reversed(opened):
-            try:
-                await toolset.aclose()
-            except Exception as error:  # noqa: BLE001 - closing must close the others too
-                import logging
+    @property
+    def withheld_tools(self) -> list[str]:
+        """The toolset tools left out because they write (``<toolset>:<tool>``), since the
+        last :meth:`open`.
+        """
+        return self._session.withheld
 
-                logging.getLogger("gent.agent").warning(
-                    "closing toolset %s failed: %s: %s",
-                    toolset.describe(),
-                    type(error).__name__,
-                    error,
-                )
+    @property
+    def toolset_tools(self) -> dict[str, Toolset]:
+        """The tools added by the open toolsets, by name, with the toolset of each."""
+        return self._session.tools
 
     async def aclose(self) -> None:
         """Close the toolsets (stopping their servers) and release the model.
@@ -470,9 +408,8 @@ class Agent:
         Safe to call more than once, and after a failed :meth:`open` or :meth:`load`.
         """
         try:
-            await self._close_toolsets()
+            await self._session.aclose()
         finally:
-            self._tools_open = False
             if self._loaded:
                 self._loaded = False
                 await self.model.aclose()

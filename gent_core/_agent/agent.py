@@ -15,6 +15,7 @@ from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFi
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
+from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
 from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core._plugins.manager import GentPluginManager
@@ -23,7 +24,7 @@ from gent_core.errors import GentError, Location
 from gent_core.formats import TextFormat
 from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
-from gent_core.sections import Section, TextSection
+from gent_core.sections import Section
 from gent_core.termination import Termination
 from gent_core.toolchain import ToolChain
 from gent_core.tools.base import Tool
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
     from gent_core._plugins.registry import Registry
 
 __all__ = ["THINKING_GUIDANCE", "Agent"]
-
-THINKING_GUIDANCE = "Your reasoning: what you know so far and what to do next."
 
 
 def _ignore(event: AgentEvent) -> None:
@@ -246,9 +245,7 @@ class Agent:
             assert self.toolchain is not None  # _Parts makes one when there are tools
             self.toolchain.add_tool(tool)
         self.termination: Termination = parts.termination
-        self.thinking: Section | None = (
-            TextSection("thinking", THINKING_GUIDANCE) if thinking else None
-        )
+        self.thinking: Section | None = thinking_section(thinking)
         self.limits = limits or Limits()
         self.working_directory = Path(working_directory) if working_directory else Path.cwd()
         self.plugin_manager = plugin_manager
@@ -329,44 +326,28 @@ class Agent:
 
     # ------------------------------------------------------------------ structure
 
+    def _structure(self) -> AgentStructure:
+        return AgentStructure(self.format, self.thinking, self.toolchain, self.termination)
+
     def sections(self) -> list[Section]:
         """The sections the model is asked to write, in prompt order."""
-        sections: list[Section] = []
-        if self.thinking is not None:
-            sections.append(self.thinking)
-        if self.toolchain is not None:
-            sections.append(self.toolchain)
-        sections.append(self.termination)
-        return sections
+        return self._structure().sections()
 
     def closing_sections(self) -> list[str]:
         """Sections whose end ends a step: the action (if any) and the answer."""
-        names = [self.toolchain.name] if self.toolchain is not None else []
-        return [*names, self.termination.name]
+        return self._structure().closing_sections()
 
     def expected_sections_text(self) -> str:
         """``"action or answer"``: what every step must contain."""
-        return " or ".join(self.closing_sections())
+        return self._structure().expected_sections_text()
 
     def structure(self) -> OutputStructure:
         """The expected output structure, for back ends that constrain generation."""
-        return OutputStructure(
-            self.format,
-            self.sections(),
-            self.toolchain,
-            self.termination,
-            max_calls=self.limits.max_calls_per_action,
-        )
+        return self._structure().output_structure(self.limits.max_calls_per_action)
 
     def system_prompt(self) -> str:
         """The exact system prompt."""
-        return self.prompt.build(
-            self.format,
-            self.sections(),
-            thinking=self.thinking.name if self.thinking is not None else None,
-            action=self.toolchain.name if self.toolchain is not None else None,
-            answer=self.termination.name,
-        )
+        return self._structure().system_prompt(self.prompt)
 
     # ------------------------------------------------------------------ running
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
@@ -18,6 +17,7 @@ from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
 from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+from gent_core._config.agent import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location
@@ -31,7 +31,7 @@ from gent_core.tools.base import Tool
 from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
-    from gent_core._config import AgentConfig, LoadedConfig
+    from gent_core._config import LoadedConfig
     from gent_core._config.python import PartSpec
     from gent_core._plugins.registry import Registry
 
@@ -40,72 +40,6 @@ __all__ = ["THINKING_GUIDANCE", "Agent"]
 
 def _ignore(event: AgentEvent) -> None:
     del event
-
-
-@dataclass
-class _Parts:
-    """The parts of an agent, resolved from ``Agent(...)``'s arguments."""
-
-    model: Model
-    format: TextFormat
-    toolchain: ToolChain | None
-    termination: Termination
-    tools: list[Tool]
-    toolsets: list[Toolset] = field(default_factory=list)
-    """Toolsets written as ``tools`` entries (``{"mcp": {...}}``)."""
-    toolset_origins: dict[int, Location] = field(default_factory=dict)
-
-    @classmethod
-    def of(
-        cls,
-        model: object,
-        format: object,
-        toolchain: object,
-        termination: object,
-        tools: Sequence[object],
-        allow_writes: bool,
-    ) -> _Parts:
-        """Use the objects as they are; look names (and parts left out) up among the
-        installed plugins (the process-wide plugin manager's registry) only when there are
-        any.
-        """
-        if (
-            isinstance(model, Model)
-            and isinstance(format, TextFormat)
-            and (isinstance(toolchain, ToolChain) or (toolchain is None and not tools))
-            and (termination is None or isinstance(termination, Termination))
-            and all(isinstance(tool, Tool) for tool in tools)
-        ):
-            if termination is None:  # the built-in agent's "text", without a lookup
-                from gent_core._terminations.text import TextTermination
-
-                termination = TextTermination()
-            return cls(model, format, toolchain, termination, [t for t in tools if _is_tool(t)])
-        from gent_core._config.python import build_parts
-        from gent_core._plugins.manager import get_plugin_manager
-        from gent_core._plugins.registry import ComponentKind, Registry
-
-        registry = Registry.from_plugin_manager(get_plugin_manager())
-        parts: dict[ComponentKind, object] = {
-            "model": model,
-            "format": format,
-            "toolchain": toolchain,
-            "termination": termination,
-        }
-        built = build_parts(parts, tools, registry, allow_writes=allow_writes)
-        return cls(
-            built.model,
-            built.format,
-            built.toolchain,
-            built.termination,
-            built.tools,
-            built.toolsets,
-            dict(built.toolset_origins),
-        )
-
-
-def _is_tool(value: object) -> TypeGuard[Tool]:
-    return isinstance(value, Tool)
 
 
 def _interrupted_run(transcript: Path | str | Transcript) -> tuple[str, list[StepRecord]]:
@@ -123,32 +57,6 @@ def _interrupted_run(transcript: Path | str | Transcript) -> tuple[str, list[Ste
             f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
         )
     return previous.task, previous.steps
-
-
-def _approval_policy(
-    config: AgentConfig, ask_callback: Callable[..., bool] | None
-) -> ApprovalPolicy | None:
-    """The config's approval policy; ``None`` when it allows every call."""
-    approval = config.approval
-    if not (approval.deny or approval.ask or approval.default != "allow"):
-        return None
-    return ApprovalPolicy(
-        allow=approval.allow,
-        deny=approval.deny,
-        ask=approval.ask,
-        default=approval.default,
-        ask_callback=ask_callback,
-    )
-
-
-def _prompt_parts(config: AgentConfig) -> PromptParts:
-    """The config's overrides of the system prompt's parts."""
-    return PromptParts(
-        role=config.prompt.role,
-        instructions=config.prompt.instructions,
-        extra_rules=tuple(config.prompt.rules),
-        append=config.prompt.append,
-    )
 
 
 class Agent:
@@ -237,7 +145,7 @@ class Agent:
         config_summary: dict[str, Any] | None = None,
         config_file: Path | str | None = None,
     ) -> None:
-        parts = _Parts.of(model, format, toolchain, termination, tools, allow_writes)
+        parts = resolve_parts(model, format, toolchain, termination, tools, allow_writes)
         self.model: Model = parts.model
         self.format: TextFormat = parts.format
         self.toolchain: ToolChain | None = parts.toolchain
@@ -291,37 +199,32 @@ class Agent:
         Raises:
             ConfigError: Naming the file, line and key of a bad setting.
         """
-        from gent_core._config import build_components
-        from gent_core._plugins.manager import get_plugin_manager
-        from gent_core._plugins.registry import Registry
-
-        manager = plugin_manager or get_plugin_manager()
-        from gent_core.tools._function import tool as make_tool
-
-        code_tools = [item if isinstance(item, Tool) else make_tool(item) for item in tools]
-        components = build_components(
-            loaded, registry or Registry.from_plugin_manager(manager), tools=code_tools
+        arguments = agent_arguments(
+            loaded,
+            registry=registry,
+            plugin_manager=plugin_manager,
+            ask_callback=ask_callback,
+            tools=tools,
         )
-        config = loaded.config
         agent = cls(
-            components.model,
-            components.format,
-            components.toolchain,
-            components.termination,
-            toolsets=components.toolsets,
-            allow_writes=config.allow_writes,
-            middleware=components.middleware,
-            thinking=config.thinking,
-            limits=config.limits_object(),
-            working_directory=config.working_directory,
-            plugin_manager=manager,
-            prompt=_prompt_parts(config),
-            approval=_approval_policy(config, ask_callback),
-            redact=loaded.redact,
-            config_summary=loaded.redacted_dict(),
-            config_file=loaded.source if Path(loaded.source).is_file() else None,
+            arguments.model,
+            arguments.format,
+            arguments.toolchain,
+            arguments.termination,
+            toolsets=arguments.toolsets,
+            allow_writes=arguments.allow_writes,
+            middleware=arguments.middleware,
+            thinking=arguments.thinking,
+            limits=arguments.limits,
+            working_directory=arguments.working_directory,
+            plugin_manager=arguments.plugin_manager,
+            prompt=arguments.prompt,
+            approval=arguments.approval,
+            redact=arguments.redact,
+            config_summary=arguments.config_summary,
+            config_file=arguments.config_file,
         )
-        agent.toolset_origins = dict(components.toolset_origins)
+        agent.toolset_origins = arguments.toolset_origins
         return agent
 
     # ------------------------------------------------------------------ structure

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
+from gent_core._agent.hooks import scoped_hooks
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.run import AgentRun
@@ -387,22 +388,7 @@ class Agent:
         other agents sharing the plugin manager never see them. Code that runs this agent's
         tools outside a run (``gent mcp-serve``) puts it in the execution context.
         """
-        scoped: list[tuple[str, object]] = [
-            (f"middleware-{index}-{type(item).__name__}", item)
-            for index, item in enumerate(self.middleware)
-        ]
-        if self.approval is not None:
-            scoped.append(("approval", self.approval))
-        if not scoped:
-            return self.plugin_manager
-        manager = GentPluginManager()
-        if self.plugin_manager is not None:
-            for name, plugin in self.plugin_manager.list_name_plugin():
-                if plugin is not None and name is not None:
-                    manager.register(plugin, name=name)
-        for name, plugin in scoped:
-            manager.register(plugin, name=name)
-        return manager
+        return scoped_hooks(self.plugin_manager, self.middleware, self.approval)
 
     def _context(self, cancellation: Cancellation) -> ExecutionContext:
         """A new run's execution context (its hooks are set once the run starts)."""

@@ -14,14 +14,15 @@ from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFi
 from gent_core._agent.hooks import scoped_hooks
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
+from gent_core._agent.resume import open_run_transcript
 from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
-from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+from gent_core._agent.transcript import Transcript
 from gent_core._config.agent import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
-from gent_core.errors import GentError, Location
+from gent_core.errors import Location
 from gent_core.formats import TextFormat
 from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
@@ -41,23 +42,6 @@ __all__ = ["THINKING_GUIDANCE", "Agent"]
 
 def _ignore(event: AgentEvent) -> None:
     del event
-
-
-def _interrupted_run(transcript: Path | str | Transcript) -> tuple[str, list[StepRecord]]:
-    """The task and the completed steps of the unfinished run in ``transcript`` (a file, or
-    a transcript already read from the history database).
-
-    Raises:
-        GentError: When the transcript is unreadable or its run already finished.
-    """
-    previous = transcript if isinstance(transcript, Transcript) else load_transcript(transcript)
-    if previous.finished:
-        where = "the transcript" if isinstance(transcript, Transcript) else transcript
-        raise GentError(
-            f"the run in {where} already finished "
-            f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
-        )
-    return previous.task, previous.steps
 
 
 class Agent:
@@ -411,28 +395,20 @@ class Agent:
         resume: bool,
         history: Sequence[Message] = (),
     ) -> RunResult:
-        steps: list[StepRecord] = []
+        writer, interrupted = open_run_transcript(
+            transcript_path, redact=self.redact, resume=resume
+        )
         cancellation = Cancellation()
         context = self._context(cancellation)
-        # The writer opens and locks the file first: a resume reads it under the lock, so no
-        # other run can be writing it meanwhile.
-        # A transcript already read (from the history database) has no file to write.
-        path = None if isinstance(transcript_path, Transcript) else transcript_path
-        writer = TranscriptWriter(path, redact=self.redact, resume=resume) if path else None
         try:
-            if resume:
-                assert transcript_path is not None
-                task, steps = _interrupted_run(transcript_path)
+            steps: list[StepRecord] = []
+            if interrupted is not None:
+                task, steps = interrupted
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
-        except BaseException:
-            if writer is not None:
-                writer.close()
-            raise
-        assert task is not None
-        context.plugin_manager = self.run_hooks()
-        self._active.add(cancellation)
-        try:
+            assert task is not None
+            context.plugin_manager = self.run_hooks()
+            self._active.add(cancellation)
             emit(RunStarted(task, len(steps), self.termination.name))
             load_seconds = await self.load(emit)
             run = AgentRun(self, task, context, emit, writer, steps, list(history))

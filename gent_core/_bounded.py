@@ -539,7 +539,13 @@ def construct_scalar(
 
 
 def _check_nodes(root: Any, source: str, loader: Any, with_line: bool) -> None:
-    """Check the composed tree: depth, expanded size, self-containing aliases, scalars."""
+    """Check the composed tree: depth, expanded size, self-containing aliases, scalars.
+
+    Long because it is one iterative walk (no recursion: the tree may be hostile), each node
+    visited twice on one stack (first its depth and aliases, then, its children done, its
+    expanded size), with its helpers as closures over that stack; split apart, the two visits
+    would have to share the bookkeeping through arguments on every node.
+    """
     from yaml.nodes import MappingNode, ScalarNode
 
     sizes: dict[int, int] = {}

@@ -305,6 +305,9 @@ def check_value(
     dataclasses, sets...) are converted by :func:`json_default` and walked too, else they are
     leaves.
 
+    Long because it is one loop over one stack, run on every call's arguments and every tool
+    output: each kind of value is a branch of it, with no call per value.
+
     Args:
         value: The value (call arguments, a tool's output, an answer).
         max_depth: Most nested dicts/lists/tuples.

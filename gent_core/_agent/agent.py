@@ -5,159 +5,43 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
+from gent_core._agent.hooks import scoped_hooks
 from gent_core._agent.prompt import PromptParts
 from gent_core._agent.records import RunResult, StepRecord
+from gent_core._agent.resume import open_run_transcript
 from gent_core._agent.run import AgentRun
-from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
+from gent_core._agent.toolset_session import ToolsetSession
+from gent_core._agent.transcript import Transcript
+from gent_core._config.agent import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
-from gent_core.errors import GentError, Location
+from gent_core.errors import Location
 from gent_core.formats import TextFormat
 from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
-from gent_core.sections import Section, TextSection
+from gent_core.sections import Section
 from gent_core.termination import Termination
 from gent_core.toolchain import ToolChain
 from gent_core.tools.base import Tool
 from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
-    from gent_core._config import AgentConfig, LoadedConfig
+    from gent_core._config import LoadedConfig
     from gent_core._config.python import PartSpec
     from gent_core._plugins.registry import Registry
 
 __all__ = ["THINKING_GUIDANCE", "Agent"]
 
-THINKING_GUIDANCE = "Your reasoning: what you know so far and what to do next."
-
 
 def _ignore(event: AgentEvent) -> None:
     del event
-
-
-def _being_cancelled() -> bool:
-    """Whether the current task is being cancelled (always assumed before Python 3.11,
-    which cannot tell a cancellation from a ``CancelledError`` raised by other means).
-    """
-    task = asyncio.current_task()
-    cancelling = getattr(task, "cancelling", None)
-    return cancelling is None or cancelling() > 0
-
-
-@dataclass
-class _Parts:
-    """The parts of an agent, resolved from ``Agent(...)``'s arguments."""
-
-    model: Model
-    format: TextFormat
-    toolchain: ToolChain | None
-    termination: Termination
-    tools: list[Tool]
-    toolsets: list[Toolset] = field(default_factory=list)
-    """Toolsets written as ``tools`` entries (``{"mcp": {...}}``)."""
-    toolset_origins: dict[int, Location] = field(default_factory=dict)
-
-    @classmethod
-    def of(
-        cls,
-        model: object,
-        format: object,
-        toolchain: object,
-        termination: object,
-        tools: Sequence[object],
-        allow_writes: bool,
-    ) -> _Parts:
-        """Use the objects as they are; look names (and parts left out) up among the
-        installed plugins (the process-wide plugin manager's registry) only when there are
-        any.
-        """
-        if (
-            isinstance(model, Model)
-            and isinstance(format, TextFormat)
-            and (isinstance(toolchain, ToolChain) or (toolchain is None and not tools))
-            and (termination is None or isinstance(termination, Termination))
-            and all(isinstance(tool, Tool) for tool in tools)
-        ):
-            if termination is None:  # the built-in agent's "text", without a lookup
-                from gent_core._terminations.text import TextTermination
-
-                termination = TextTermination()
-            return cls(model, format, toolchain, termination, [t for t in tools if _is_tool(t)])
-        from gent_core._config.python import build_parts
-        from gent_core._plugins.manager import get_plugin_manager
-        from gent_core._plugins.registry import ComponentKind, Registry
-
-        registry = Registry.from_plugin_manager(get_plugin_manager())
-        parts: dict[ComponentKind, object] = {
-            "model": model,
-            "format": format,
-            "toolchain": toolchain,
-            "termination": termination,
-        }
-        built = build_parts(parts, tools, registry, allow_writes=allow_writes)
-        return cls(
-            built.model,
-            built.format,
-            built.toolchain,
-            built.termination,
-            built.tools,
-            built.toolsets,
-            dict(built.toolset_origins),
-        )
-
-
-def _is_tool(value: object) -> TypeGuard[Tool]:
-    return isinstance(value, Tool)
-
-
-def _interrupted_run(transcript: Path | str | Transcript) -> tuple[str, list[StepRecord]]:
-    """The task and the completed steps of the unfinished run in ``transcript`` (a file, or
-    a transcript already read from the history database).
-
-    Raises:
-        GentError: When the transcript is unreadable or its run already finished.
-    """
-    previous = transcript if isinstance(transcript, Transcript) else load_transcript(transcript)
-    if previous.finished:
-        where = "the transcript" if isinstance(transcript, Transcript) else transcript
-        raise GentError(
-            f"the run in {where} already finished "
-            f"({previous.end.get('stop_reason') if previous.end else ''}); nothing to resume"
-        )
-    return previous.task, previous.steps
-
-
-def _approval_policy(
-    config: AgentConfig, ask_callback: Callable[..., bool] | None
-) -> ApprovalPolicy | None:
-    """The config's approval policy; ``None`` when it allows every call."""
-    approval = config.approval
-    if not (approval.deny or approval.ask or approval.default != "allow"):
-        return None
-    return ApprovalPolicy(
-        allow=approval.allow,
-        deny=approval.deny,
-        ask=approval.ask,
-        default=approval.default,
-        ask_callback=ask_callback,
-    )
-
-
-def _prompt_parts(config: AgentConfig) -> PromptParts:
-    """The config's overrides of the system prompt's parts."""
-    return PromptParts(
-        role=config.prompt.role,
-        instructions=config.prompt.instructions,
-        extra_rules=tuple(config.prompt.rules),
-        append=config.prompt.append,
-    )
 
 
 class Agent:
@@ -246,7 +130,7 @@ class Agent:
         config_summary: dict[str, Any] | None = None,
         config_file: Path | str | None = None,
     ) -> None:
-        parts = _Parts.of(model, format, toolchain, termination, tools, allow_writes)
+        parts = resolve_parts(model, format, toolchain, termination, tools, allow_writes)
         self.model: Model = parts.model
         self.format: TextFormat = parts.format
         self.toolchain: ToolChain | None = parts.toolchain
@@ -254,9 +138,7 @@ class Agent:
             assert self.toolchain is not None  # _Parts makes one when there are tools
             self.toolchain.add_tool(tool)
         self.termination: Termination = parts.termination
-        self.thinking: Section | None = (
-            TextSection("thinking", THINKING_GUIDANCE) if thinking else None
-        )
+        self.thinking: Section | None = thinking_section(thinking)
         self.limits = limits or Limits()
         self.working_directory = Path(working_directory) if working_directory else Path.cwd()
         self.plugin_manager = plugin_manager
@@ -264,14 +146,9 @@ class Agent:
         self.approval = approval
         self.toolsets = [*parts.toolsets, *toolsets]
         self.allow_writes = allow_writes
-        self.withheld_tools: list[str] = []
         self.middleware = list(middleware)
         self.toolset_origins: dict[int, Location] = dict(parts.toolset_origins)
-        self._opened: list[Toolset] = []
-        self._toolset_tools: list[str] = []
-        self.toolset_tools: dict[str, Toolset] = {}
-        """The tools added by the open toolsets, by name, with the toolset of each."""
-        self._tools_open = False
+        self._session = ToolsetSession()
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.redact = redact
@@ -307,79 +184,58 @@ class Agent:
         Raises:
             ConfigError: Naming the file, line and key of a bad setting.
         """
-        from gent_core._config import build_components
-        from gent_core._plugins.manager import get_plugin_manager
-        from gent_core._plugins.registry import Registry
-
-        manager = plugin_manager or get_plugin_manager()
-        from gent_core.tools._function import tool as make_tool
-
-        code_tools = [item if isinstance(item, Tool) else make_tool(item) for item in tools]
-        components = build_components(
-            loaded, registry or Registry.from_plugin_manager(manager), tools=code_tools
+        arguments = agent_arguments(
+            loaded,
+            registry=registry,
+            plugin_manager=plugin_manager,
+            ask_callback=ask_callback,
+            tools=tools,
         )
-        config = loaded.config
         agent = cls(
-            components.model,
-            components.format,
-            components.toolchain,
-            components.termination,
-            toolsets=components.toolsets,
-            allow_writes=config.allow_writes,
-            middleware=components.middleware,
-            thinking=config.thinking,
-            limits=config.limits_object(),
-            working_directory=config.working_directory,
-            plugin_manager=manager,
-            prompt=_prompt_parts(config),
-            approval=_approval_policy(config, ask_callback),
-            redact=loaded.redact,
-            config_summary=loaded.redacted_dict(),
-            config_file=loaded.source if Path(loaded.source).is_file() else None,
+            arguments.model,
+            arguments.format,
+            arguments.toolchain,
+            arguments.termination,
+            toolsets=arguments.toolsets,
+            allow_writes=arguments.allow_writes,
+            middleware=arguments.middleware,
+            thinking=arguments.thinking,
+            limits=arguments.limits,
+            working_directory=arguments.working_directory,
+            plugin_manager=arguments.plugin_manager,
+            prompt=arguments.prompt,
+            approval=arguments.approval,
+            redact=arguments.redact,
+            config_summary=arguments.config_summary,
+            config_file=arguments.config_file,
         )
-        agent.toolset_origins = dict(components.toolset_origins)
+        agent.toolset_origins = arguments.toolset_origins
         return agent
 
     # ------------------------------------------------------------------ structure
 
+    def _structure(self) -> AgentStructure:
+        return AgentStructure(self.format, self.thinking, self.toolchain, self.termination)
+
     def sections(self) -> list[Section]:
         """The sections the model is asked to write, in prompt order."""
-        sections: list[Section] = []
-        if self.thinking is not None:
-            sections.append(self.thinking)
-        if self.toolchain is not None:
-            sections.append(self.toolchain)
-        sections.append(self.termination)
-        return sections
+        return self._structure().sections()
 
     def closing_sections(self) -> list[str]:
         """Sections whose end ends a step: the action (if any) and the answer."""
-        names = [self.toolchain.name] if self.toolchain is not None else []
-        return [*names, self.termination.name]
+        return self._structure().closing_sections()
 
     def expected_sections_text(self) -> str:
         """``"action or answer"``: what every step must contain."""
-        return " or ".join(self.closing_sections())
+        return self._structure().expected_sections_text()
 
     def structure(self) -> OutputStructure:
         """The expected output structure, for back ends that constrain generation."""
-        return OutputStructure(
-            self.format,
-            self.sections(),
-            self.toolchain,
-            self.termination,
-            max_calls=self.limits.max_calls_per_action,
-        )
+        return self._structure().output_structure(self.limits.max_calls_per_action)
 
     def system_prompt(self) -> str:
         """The exact system prompt."""
-        return self.prompt.build(
-            self.format,
-            self.sections(),
-            thinking=self.thinking.name if self.thinking is not None else None,
-            action=self.toolchain.name if self.toolchain is not None else None,
-            answer=self.termination.name,
-        )
+        return self._structure().system_prompt(self.prompt)
 
     # ------------------------------------------------------------------ running
 
@@ -389,80 +245,31 @@ class Agent:
 
         A tool whose name is already taken is added as ``<toolset>:<tool>``. A tool that writes
         is left out (with a warning) unless :attr:`allow_writes`. When a toolset fails to
-        open, the ones already opened are closed again.
+        open, the ones already opened are closed again (see
+        :class:`~gent_core._agent.toolset_session.ToolsetSession`).
 
         Raises:
             ToolsetError: Naming the toolset, where it was configured, and why it failed.
         """
-        if self._tools_open:
-            return
-        if self.toolsets and self.toolchain is None:
-            raise GentError(
-                "an agent with toolsets needs a tool chain",
-                hint="Pass toolchain=... (for example the 'json' tool chain).",
-            )
-        from gent_core.errors import ToolsetError
-        from gent_core.tools._renamed import RenamedTool
-
-        assert self.toolchain is not None or not self.toolsets
-        for name in self._toolset_tools:  # tools of an earlier opening
-            if self.toolchain is not None:
-                self.toolchain.remove_tool(name)
-        self._toolset_tools = []
-        self.toolset_tools = {}
-        self.withheld_tools = []
-        for toolset in self.toolsets:
-            try:
-                tools = list(await toolset.open(self.working_directory))
-            except (Exception, asyncio.CancelledError) as error:
-                self._opened.append(toolset)
-                await self._close_toolsets()
-                if isinstance(error, asyncio.CancelledError) and _being_cancelled():
-                    raise  # Ctrl-C or a cancelled run while a server starts: not its error
-                raise ToolsetError(
-                    toolset.describe(), self.toolset_origins.get(id(toolset)), error
-                ) from error
-            self._opened.append(toolset)
-            assert self.toolchain is not None
-            withheld = [tool.name for tool in tools if tool.writes and not self.allow_writes]
-            if withheld:
-                self._warn_withheld(toolset, withheld)
-            for tool in tools:
-                if tool.writes and not self.allow_writes:
-                    continue
-                if self.toolchain.get_tool(tool.name) is not None:
-                    tool = RenamedTool(tool, f"{toolset.name}:{tool.name}")
-                self.toolchain.add_tool(tool)
-                self._toolset_tools.append(tool.name)
-                self.toolset_tools[tool.name] = toolset
-        self._tools_open = True
-
-    def _warn_withheld(self, toolset: Toolset, names: list[str]) -> None:
-        import logging
-
-        self.withheld_tools.extend(f"{toolset.name}:{name}" for name in names)
-        logging.getLogger("gent.agent").warning(
-            "toolset %s: %d tool(s) that change files or other state are not offered (%s); "
-            "add 'allow_writes: true' to the config to offer them",
-            toolset.describe(),
-            len(names),
-            ", ".join(names),
+        await self._session.open(
+            self.toolsets,
+            self.toolchain,
+            self.working_directory,
+            allow_writes=self.allow_writes,
+            origins=self.toolset_origins,
         )
 
-    async def _close_toolsets(self) -> None:
-        opened, self._opened = self._opened, []
-        for toolset in reversed(opened):
-            try:
-                await toolset.aclose()
-            except Exception as error:  # noqa: BLE001 - closing must close the others too
-                import logging
+    @property
+    def withheld_tools(self) -> list[str]:
+        """The toolset tools left out because they write (``<toolset>:<tool>``), since the
+        last :meth:`open`.
+        """
+        return self._session.withheld
 
-                logging.getLogger("gent.agent").warning(
-                    "closing toolset %s failed: %s: %s",
-                    toolset.describe(),
-                    type(error).__name__,
-                    error,
-                )
+    @property
+    def toolset_tools(self) -> dict[str, Toolset]:
+        """The tools added by the open toolsets, by name, with the toolset of each."""
+        return self._session.tools
 
     async def aclose(self) -> None:
         """Close the toolsets (stopping their servers) and release the model.
@@ -470,9 +277,8 @@ class Agent:
         Safe to call more than once, and after a failed :meth:`open` or :meth:`load`.
         """
         try:
-            await self._close_toolsets()
+            await self._session.aclose()
         finally:
-            self._tools_open = False
             if self._loaded:
                 self._loaded = False
                 await self.model.aclose()
@@ -566,22 +372,7 @@ class Agent:
         other agents sharing the plugin manager never see them. Code that runs this agent's
         tools outside a run (``gent mcp-serve``) puts it in the execution context.
         """
-        scoped: list[tuple[str, object]] = [
-            (f"middleware-{index}-{type(item).__name__}", item)
-            for index, item in enumerate(self.middleware)
-        ]
-        if self.approval is not None:
-            scoped.append(("approval", self.approval))
-        if not scoped:
-            return self.plugin_manager
-        manager = GentPluginManager()
-        if self.plugin_manager is not None:
-            for name, plugin in self.plugin_manager.list_name_plugin():
-                if plugin is not None and name is not None:
-                    manager.register(plugin, name=name)
-        for name, plugin in scoped:
-            manager.register(plugin, name=name)
-        return manager
+        return scoped_hooks(self.plugin_manager, self.middleware, self.approval)
 
     def _context(self, cancellation: Cancellation) -> ExecutionContext:
         """A new run's execution context (its hooks are set once the run starts)."""
@@ -604,28 +395,20 @@ class Agent:
         resume: bool,
         history: Sequence[Message] = (),
     ) -> RunResult:
-        steps: list[StepRecord] = []
+        writer, interrupted = open_run_transcript(
+            transcript_path, redact=self.redact, resume=resume
+        )
         cancellation = Cancellation()
         context = self._context(cancellation)
-        # The writer opens and locks the file first: a resume reads it under the lock, so no
-        # other run can be writing it meanwhile.
-        # A transcript already read (from the history database) has no file to write.
-        path = None if isinstance(transcript_path, Transcript) else transcript_path
-        writer = TranscriptWriter(path, redact=self.redact, resume=resume) if path else None
         try:
-            if resume:
-                assert transcript_path is not None
-                task, steps = _interrupted_run(transcript_path)
+            steps: list[StepRecord] = []
+            if interrupted is not None:
+                task, steps = interrupted
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
-        except BaseException:
-            if writer is not None:
-                writer.close()
-            raise
-        assert task is not None
-        context.plugin_manager = self.run_hooks()
-        self._active.add(cancellation)
-        try:
+            assert task is not None
+            context.plugin_manager = self.run_hooks()
+            self._active.add(cancellation)
             emit(RunStarted(task, len(steps), self.termination.name))
             load_seconds = await self.load(emit)
             run = AgentRun(self, task, context, emit, writer, steps, list(history))

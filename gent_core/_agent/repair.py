@@ -148,12 +148,33 @@ class CallRepair:
         message: str,
     ) -> ToolCall | GentError:
         """One try: the repaired call, else what is wrong with what the model wrote."""
+        request_text = self.agent.format.format_observation([FormattedSection("error", message)])
+        self.emit(FeedbackSent(record.index, message, problem))
+        self.messages.append(Message.user(request_text))
+        output, stats = await self._call_model(record, tool)
+        found = self._read(output, tool)
+        record.repairs.append(
+            RepairRecord(
+                call=position,
+                tool=tool.name if tool is not None else None,
+                error=problem.model_message,
+                request=request_text,
+                output=output.text,
+                ok=not isinstance(found, GentError),
+                model=stats,
+            )
+        )
+        return found
+
+    async def _call_model(
+        self, record: StepRecord, tool: Tool | None
+    ) -> tuple[ModelOutput, ModelCallStats]:
+        """Ask the model for the call again, under the structure narrowed to ``tool``; its
+        output joins the conversation and the run's statistics.
+        """
         agent = self.agent
         chain = agent.toolchain
         assert chain is not None  # checked by the callers
-        request_text = agent.format.format_observation([FormattedSection("error", message)])
-        self.emit(FeedbackSent(record.index, message, problem))
-        self.messages.append(Message.user(request_text))
         structure = self._structure(tool)
         messages = list(self.messages)
         self.fire("gent_transform_messages", messages=messages)
@@ -189,19 +210,7 @@ class CallRepair:
             request=request,
             response=ModelResponse(output.text, output.usage, output.finish_reason),
         )
-        found = self._read(output, tool)
-        record.repairs.append(
-            RepairRecord(
-                call=position,
-                tool=tool.name if tool is not None else None,
-                error=problem.model_message,
-                request=request_text,
-                output=output.text,
-                ok=not isinstance(found, GentError),
-                model=stats,
-            )
-        )
-        return found
+        return output, stats
 
     def _read(self, output: ModelOutput, tool: Tool | None) -> ToolCall | GentError:
         chain = self.agent.toolchain

@@ -35,6 +35,7 @@ from gent_core._agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
+from gent_core._agent.hooks import fire_hook
 from gent_core._agent.protocol import RunAgent
 from gent_core._agent.records import (
     ModelCallStats,
@@ -310,17 +311,7 @@ class AgentRun:
 
     def _fire(self, hook: str, **arguments: Any) -> None:
         """Call a lifecycle hook of every plugin; a hook that raises becomes a HookError."""
-        manager = self.context.plugin_manager
-        if manager is None:
-            return
-        caller = getattr(manager.hook, hook)
-        if not caller.get_hookimpls():
-            return
-        try:
-            caller(context=self.context, **arguments)
-        except Exception as error:
-            plugins = sorted({impl.plugin_name for impl in caller.get_hookimpls()})
-            raise HookError(hook, plugins, error) from error
+        fire_hook(self.context, hook, **arguments)
 
     # ------------------------------------------------------------------ model
 
@@ -460,8 +451,36 @@ class AgentRun:
         raise _Feedback(feedback.no_usable_section(expected, record.output, example))
 
     async def _run_action(self, record: StepRecord, content: str) -> list[ContentPart]:
+        """Read the calls of the action, repair the ones that do not validate, run them and
+        record them; the observation (with the step's notes) for the model.
+        """
         toolchain = self.agent.toolchain
         assert toolchain is not None  # only called when there is an action section
+        calls = await self.repair.repair_calls(record, self._read_calls(toolchain, content))
+        self.emit(ToolCallsStarted(record.index, tuple(calls)))
+        started = time.perf_counter()
+        try:
+            result = await execute_calls(toolchain, calls, self.agent.format, self.context)
+        except ParseError as error:  # a chain refusing the calls as a whole: nothing ran
+            raise _Feedback(error.model_message, error) from error
+        record.tool_seconds = time.perf_counter() - started
+        self.stats.tool_seconds += record.tool_seconds
+        record.outcome = "action"
+        self.stopping_tools = [
+            call.tool
+            for call, outcome in zip(result.calls, result.results, strict=False)
+            if outcome.ok and outcome.stop_run
+        ]
+        self._record_calls(record, result)
+        self._note_repeats(record, toolchain)
+        self._fire("gent_transform_observation", result=result)
+        return self._observation(record, result)
+
+    def _read_calls(self, toolchain: ToolChain, content: str) -> list[ToolCall]:
+        """The calls the tool chain reads in the action ``content``, checked against the
+        bounds of values and the calls an action may hold; feedback when there are none or
+        they cannot be read.
+        """
         started = time.perf_counter()
         try:
             calls = toolchain.parse(content)
@@ -487,24 +506,12 @@ class AgentRun:
             check_call_count(calls, self.context.limits)
         except ParseError as error:
             raise _Feedback(error.model_message, error) from error
-        calls = await self.repair.repair_calls(record, calls)
-        self.emit(ToolCallsStarted(record.index, tuple(calls)))
-        started = time.perf_counter()
-        try:
-            result = await execute_calls(toolchain, calls, self.agent.format, self.context)
-        except ParseError as error:  # a chain refusing the calls as a whole: nothing ran
-            raise _Feedback(error.model_message, error) from error
-        record.tool_seconds = time.perf_counter() - started
-        self.stats.tool_seconds += record.tool_seconds
-        record.outcome = "action"
-        self.stopping_tools = [
-            call.tool
-            for call, outcome in zip(result.calls, result.results, strict=False)
-            if outcome.ok and outcome.stop_run
-        ]
-        self._record_calls(record, result)
-        self._note_repeats(record, toolchain)
-        self._fire("gent_transform_observation", result=result)
+        return calls
+
+    def _observation(self, record: StepRecord, result: ToolChainResult) -> list[ContentPart]:
+        """Put what the calls gave for the clipboard on it; the observation's text (the
+        step's notes after it) and media.
+        """
         limit = self.context.limits.max_clipboard_chars
         for call, outcome in zip(result.calls, result.results, strict=False):
             for text in outcome.clipboard_text:

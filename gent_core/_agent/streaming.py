@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gent_core._agent.events import AgentEvent, OutputEvent
@@ -261,42 +261,14 @@ async def stream_model_output(
             seconds, or wrote nothing within ``model_timeout``.
     """
     streamer = _Streamer(text_format, sections, closing, emit, step)
-    usage = Usage()
-    finish_reason: str | None = None
-    stopped: str | None = None
-    received = 0
+    received = _Received()
     started = time.perf_counter()
     stream: Any = None
     watch = _Watch(limits.model_timeout, limits.model_idle_timeout)
-
-    async def consume() -> None:
-        nonlocal usage, finish_reason, stopped, received
-        async for chunk in stream:
-            usage = chunk.usage or usage
-            finish_reason = chunk.finish_reason or finish_reason
-            text = chunk.text
-            if text:
-                watch.progress()
-                room = limits.max_output_chars - received
-                over = len(text) > room
-                if over:
-                    text = text[:room]
-                received += len(text)
-                if text:
-                    streamer.pieces.append(text)
-                    streamer.feed(text)
-                if streamer.cut_at is not None:
-                    return
-                if over:
-                    stopped = OUTPUT_LIMIT
-                    return
-            if watch.expired is not None:  # a back end that swallowed the cancellation
-                return
-
     failure: Exception | None = None
     try:
         stream = model.stream(request)
-        await consume()
+        await received.consume(stream, streamer, watch, limits.max_output_chars)
     except asyncio.CancelledError:
         if watch.expired is None or watch.withdraw():
             raise
@@ -310,6 +282,67 @@ async def stream_model_output(
                 await aclose()
             except Exception as error:  # noqa: BLE001 - closing is the back end's too
                 failure = failure or error
+    if _check_ending(expired, failure, received.chars, limits):
+        received.stopped = TIME_LIMIT
+    seconds = time.perf_counter() - started
+    finish_reason = received.finish_reason
+    if streamer.cut_at is not None:
+        finish_reason = "section_closed"
+    elif received.stopped is not None:
+        finish_reason = received.stopped
+    text, parsed, problem, restored = streamer.finish(finish_reason)
+    return ModelOutput(text, received.usage, finish_reason, seconds, parsed, problem, restored)
+
+
+@dataclass
+class _Received:
+    """What a model call's stream delivered so far."""
+
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    stopped: str | None = None
+    """:data:`OUTPUT_LIMIT` when the output reached ``max_output_chars``."""
+    chars: int = 0
+
+    async def consume(
+        self, stream: Any, streamer: _Streamer, watch: _Watch, max_chars: int
+    ) -> None:
+        """Feed the stream's text to ``streamer`` until it ends, a closing section ends,
+        ``max_chars`` are reached, or the watch expired.
+        """
+        async for chunk in stream:
+            self.usage = chunk.usage or self.usage
+            self.finish_reason = chunk.finish_reason or self.finish_reason
+            text = chunk.text
+            if text:
+                watch.progress()
+                room = max_chars - self.chars
+                over = len(text) > room
+                if over:
+                    text = text[:room]
+                self.chars += len(text)
+                if text:
+                    streamer.pieces.append(text)
+                    streamer.feed(text)
+                if streamer.cut_at is not None:
+                    return
+                if over:
+                    self.stopped = OUTPUT_LIMIT
+                    return
+            if watch.expired is not None:  # a back end that swallowed the cancellation
+                return
+
+
+def _check_ending(
+    expired: str | None, failure: Exception | None, received: int, limits: Limits
+) -> bool:
+    """Whether the output was stopped at the call's time limit (``timeouts.model``) after
+    ``received`` characters.
+
+    Raises:
+        ModelError: When the back end was silent for ``model_idle_timeout``, wrote nothing
+            within ``model_timeout``, or failed.
+    """
     if expired == "idle":
         after = f" after {received:,} characters" if received else ""
         raise ModelError(
@@ -321,18 +354,12 @@ async def stream_model_output(
     if expired == "call":
         if not received:
             raise ModelError(f"the model did not finish within {limits.model_timeout:g} s")
-        stopped = TIME_LIMIT
-    elif isinstance(failure, ModelError):
+        return True
+    if isinstance(failure, ModelError):
         raise failure
-    elif failure is not None:  # any other error of the back end, gent's own errors included
+    if failure is not None:  # any other error of the back end, gent's own errors included
         raise _model_error(failure) from failure
-    seconds = time.perf_counter() - started
-    if streamer.cut_at is not None:
-        finish_reason = "section_closed"
-    elif stopped is not None:
-        finish_reason = stopped
-    text, parsed, problem, restored = streamer.finish(finish_reason)
-    return ModelOutput(text, usage, finish_reason, seconds, parsed, problem, restored)
+    return False
 
 
 def _model_error(failure: Exception) -> ModelError:

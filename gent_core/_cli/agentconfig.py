@@ -207,6 +207,9 @@ def add_agent_arguments(parser: argparse.ArgumentParser, *, config_short: bool =
     """Add ``--config`` and the flags that change the agent's config (``gent run``,
     ``gent describe``).
 
+    Long because it is a flat table of arguments, one ``add_argument`` each, kept in the
+    order ``--help`` shows them.
+
     Args:
         parser: The command's parser.
         config_short: Whether ``-c`` stands for ``--config`` (``gent run`` keeps ``-c`` for

@@ -33,6 +33,10 @@ from gent_core._cli.output import Output
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
+    from gent_core._agent import Agent
+    from gent_core._config import LoadedConfig
+    from gent_core._config.secrets import Redactor
+    from gent_core._history.recorder import HistoryRecorder
     from gent_core.messages import Message
 
 __all__ = ["EXIT_WORDS", "add_arguments", "read_message", "run"]
@@ -133,71 +137,28 @@ def run(args: argparse.Namespace) -> int:
     """Hold the conversation; return 0 when it ends, 2 for a bad config or a failure that
     ends it (a toolset that cannot start).
     """
-    from gent_core._agent import Agent
-    from gent_core._agent.replay import turn_messages
     from gent_core._cli.interrupt import finish_loop, run_turn
-    from gent_core._cli.live import LiveView
-    from gent_core._cli.logs import redact_logs_with
-    from gent_core._cli.run import print_answer, terminal_asker
-    from gent_core._history.recorder import HistoryRecorder, record_runs
 
     output = Output()
     recorder: HistoryRecorder | None = None
     try:
         loaded = load_agent_config(_config_file(args), args)
         output = Output(loaded.redactor)
-        redact_logs_with(loaded.redactor)
-        agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
-        if not args.no_log:
-            # every turn is a run of this agent: the recorder logs each as one conversation
-            recorder = record_runs(agent)
+        agent, recorder = _chat_agent(loaded, args, output)
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
     quiet = getattr(args, "verbosity", 0) < 0
-    view = (
-        None
-        if quiet
-        else LiveView(
-            color=None if not args.no_color else False, redactor=loaded.redactor, show_task=False
-        )
-    )
     interactive = sys.stdin.isatty()
-    read_line = _reader(interactive)
     if interactive and not quiet:
         output.line(
             f"Chatting with {loaded.source}. End a line with \\ to continue it; "
             "!exit or Ctrl-D to leave; Ctrl-C cancels a turn.",
             err=True,
         )
-    history: list[Message] = []
     loop = asyncio.new_event_loop()
-    code = 0
     try:
-        while True:
-            try:
-                message = read_message(read_line)
-            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
-                output.write("\n", err=True)
-                continue
-            if message is None:
-                break
-            if not message.strip():
-                continue
-            try:
-                result = run_turn(loop, agent.run(message, on_event=view, history=history))
-            except KeyboardInterrupt:
-                output.write(
-                    f"\n{COMMAND}: turn cancelled (left out of the conversation)\n", err=True
-                )
-                continue
-            except GentError as error:
-                output.failure(COMMAND, error)
-                code = 2
-                break
-            history.extend(turn_messages(result))
-            if quiet:
-                print_answer(result, output, COMMAND)
+        code = _converse(loop, agent, _reader(interactive), output, args, loaded.redactor)
     finally:
         # Stop the toolsets and the model in the loop they run in, then close it as
         # asyncio.run would; a Ctrl-C meanwhile only cuts the cleanup short.
@@ -211,3 +172,68 @@ def run(args: argparse.Namespace) -> int:
     if interactive and not quiet and code == 0:
         output.write("\n", err=True)
     return code
+
+
+def _chat_agent(
+    loaded: LoadedConfig, args: argparse.Namespace, output: Output
+) -> tuple[Agent, HistoryRecorder | None]:
+    """The agent of the conversation, and the recorder logging its turns (unless
+    ``--no-log``).
+    """
+    from gent_core._agent import Agent
+    from gent_core._cli.logs import redact_logs_with
+    from gent_core._cli.run import terminal_asker
+    from gent_core._history.recorder import record_runs
+
+    redact_logs_with(loaded.redactor)
+    agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
+    # every turn is a run of this agent: the recorder logs each as one conversation
+    return agent, None if args.no_log else record_runs(agent)
+
+
+def _converse(
+    loop: asyncio.AbstractEventLoop,
+    agent: Agent,
+    read_line: Callable[[str], str],
+    output: Output,
+    args: argparse.Namespace,
+    redactor: Redactor,
+) -> int:
+    """Read messages and run a turn for each until the input ends (0) or a turn fails in a
+    way that ends the conversation (2); each answered turn joins the history.
+    """
+    from gent_core._agent.replay import turn_messages
+    from gent_core._cli.interrupt import run_turn
+    from gent_core._cli.live import LiveView
+    from gent_core._cli.run import print_answer
+
+    quiet = getattr(args, "verbosity", 0) < 0
+    view = (
+        None
+        if quiet
+        else LiveView(
+            color=None if not args.no_color else False, redactor=redactor, show_task=False
+        )
+    )
+    history: list[Message] = []
+    while True:
+        try:
+            message = read_message(read_line)
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
+            output.write("\n", err=True)
+            continue
+        if message is None:
+            return 0
+        if not message.strip():
+            continue
+        try:
+            result = run_turn(loop, agent.run(message, on_event=view, history=history))
+        except KeyboardInterrupt:
+            output.write(f"\n{COMMAND}: turn cancelled (left out of the conversation)\n", err=True)
+            continue
+        except GentError as error:
+            output.failure(COMMAND, error)
+            return 2
+        history.extend(turn_messages(result))
+        if quiet:
+            print_answer(result, output, COMMAND)

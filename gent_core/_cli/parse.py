@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gent_core._cli.helpformat import HelpFormatter
 from gent_core._cli.output import Output
 from gent_core.errors import GentError, describe_error
+
+if TYPE_CHECKING:
+    from gent_core.sections import ParseResult
+    from gent_core.toolchain import ToolChain
 
 __all__ = ["add_arguments", "run"]
 
@@ -163,10 +167,18 @@ def run(args: argparse.Namespace) -> int:
             output.error(COMMAND, f"{note} (--strict)")
             return 1
         output.line(f"{COMMAND}: warning: {note}", err=True)
-    found = parsed.as_dict()
     if chain is None:
-        output.json(found)
+        output.json(parsed.as_dict())
         return 0
+    return _print_calls(parsed, chain, args, output)
+
+
+def _print_calls(
+    parsed: ParseResult, chain: ToolChain, args: argparse.Namespace, output: Output
+) -> int:
+    """Print the sections and the calls the tool chain reads in the action sections; 1 when
+    it cannot read them.
+    """
     calls: list[dict[str, Any]] = []
     for content in parsed.untrimmed(args.action_section):  # chains read the text as written
         if not content.strip():
@@ -184,5 +196,5 @@ def run(args: argparse.Namespace) -> int:
         except Exception as error:  # noqa: BLE001 - a tool-chain plugin bug: reported
             output.error(COMMAND, _plugin_failure("tool chain", args.toolchain, error))
             return 1
-    output.json({"sections": found, "calls": calls})
+    output.json({"sections": parsed.as_dict(), "calls": calls})
     return 0

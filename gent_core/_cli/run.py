@@ -33,7 +33,7 @@ from gent_core._serialize import to_json_data, write_json
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
-    from gent_core._agent import RunResult
+    from gent_core._agent import Agent, AgentEvent, RunResult
     from gent_core._config import LoadedConfig
     from gent_core._history.recorder import HistoryRecorder, Resumed
     from gent_core.messages import Message
@@ -269,11 +269,7 @@ def run(args: argparse.Namespace) -> int:
     The run is logged to the history database (:func:`~gent_core._history.recorder.record_runs`)
     unless ``--no-log`` is given or logging is off.
     """
-    from gent_core._agent import Agent
-    from gent_core._agent.records import redact_record
     from gent_core._cli.live import LiveView
-    from gent_core._cli.logs import redact_logs_with
-    from gent_core._history.recorder import record_runs
 
     output = Output()
     recorder: HistoryRecorder | None = None
@@ -281,15 +277,7 @@ def run(args: argparse.Namespace) -> int:
         plan = _plan(args)
         loaded = _load(plan, args)
         output = Output(loaded.redactor)
-        redact_logs_with(loaded.redactor)
-        agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
-        if not args.no_log:
-            recorder = record_runs(
-                agent,
-                config_name=plan.config_name,
-                conversation_id=plan.conversation_id,
-                resumed=plan.resumed,
-            )
+        agent, recorder = _agent(plan, loaded, args, output)
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
@@ -299,26 +287,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json or quiet
         else LiveView(color=None if not args.no_color else False, redactor=loaded.redactor)
     )
-
-    async def run_and_close() -> RunResult:
-        # One event loop for the whole life of the agent: toolsets (MCP servers) are opened
-        # and stopped in it, also on Ctrl-C.
-        try:
-            if plan.resumed is not None:
-                # A transcript file is appended to; a logged run is continued from its records.
-                logged = plan.resumed.transcript if plan.resumed.run_id is not None else None
-                return await agent.resume(logged or args.resume, on_event=view)
-            assert plan.task is not None
-            return await agent.run(
-                plan.task, on_event=view, transcript=args.transcript, history=plan.history
-            )
-        finally:
-            await agent.aclose()
-
     from gent_core._cli.interrupt import run_command  # asyncio: only when a run starts
 
     try:
-        result = run_command(run_and_close())
+        result = run_command(_run_and_close(agent, plan, args, view))
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
@@ -331,10 +303,52 @@ def run(args: argparse.Namespace) -> int:
     if recorder is not None and recorder.run_id is not None:
         logger.info("logged as run %s (gent logs show %s)", recorder.run_id, recorder.run_id)
     if args.json:
+        from gent_core._agent.records import redact_record
+
         output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:
         print_answer(result, output)
     return 0 if result.ok else 1
+
+
+def _agent(
+    plan: _Plan, loaded: LoadedConfig, args: argparse.Namespace, output: Output
+) -> tuple[Agent, HistoryRecorder | None]:
+    """The agent of the run, and the recorder logging it (unless ``--no-log``)."""
+    from gent_core._agent import Agent
+    from gent_core._cli.logs import redact_logs_with
+    from gent_core._history.recorder import record_runs
+
+    redact_logs_with(loaded.redactor)
+    agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
+    if args.no_log:
+        return agent, None
+    recorder = record_runs(
+        agent,
+        config_name=plan.config_name,
+        conversation_id=plan.conversation_id,
+        resumed=plan.resumed,
+    )
+    return agent, recorder
+
+
+async def _run_and_close(
+    agent: Agent, plan: _Plan, args: argparse.Namespace, view: Callable[[AgentEvent], None] | None
+) -> RunResult:
+    """Run (or resume) the task and close the agent. One event loop for the whole life of the
+    agent: toolsets (MCP servers) are opened and stopped in it, also on Ctrl-C.
+    """
+    try:
+        if plan.resumed is not None:
+            # A transcript file is appended to; a logged run is continued from its records.
+            logged = plan.resumed.transcript if plan.resumed.run_id is not None else None
+            return await agent.resume(logged or args.resume, on_event=view)
+        assert plan.task is not None
+        return await agent.run(
+            plan.task, on_event=view, transcript=args.transcript, history=plan.history
+        )
+    finally:
+        await agent.aclose()
 
 
 def _resume_hint(args: argparse.Namespace, plan: _Plan, recorder: HistoryRecorder | None) -> str:

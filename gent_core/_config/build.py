@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from gent_core._config.loading import LoadedConfig
-from gent_core._config.models import ComponentSpec, DeclareSpec, ToolsetSpec
+from gent_core._config.models import AgentConfig, ComponentSpec, DeclareSpec, ToolsetSpec
 from gent_core._config.options import check_options
 from gent_core._config.overrides import key_path
 from gent_core._config.yamldoc import KeyPath
@@ -339,25 +339,67 @@ def build_components(
         return _build(loaded, registry, list(tools), dict(given or {}))
 
 
+@dataclass
+class _Plans:
+    """Every component of a configuration, looked up and its options checked, not created."""
+
+    parts: dict[ComponentKind, _Plan | None]
+    tools: list[_Plan | list[tuple[KeyPath, Tool]] | None]
+    """A looked-up tool, the tools of a ``declare`` entry, or ``None`` after a problem."""
+    toolsets: list[_Plan | None]
+    middleware: list[_Plan | None]
+
+
 def _build(
     loaded: LoadedConfig,
     registry: Registry,
     code_tools: list[Tool],
     given: dict[ComponentKind, Any],
 ) -> Components:
-    """The two phases of :func:`build_components` (about 100 lines: every kind is planned,
-    then created, and splitting the phases apart would hide that nothing is created before
-    every name and option was checked).
+    """The two phases of :func:`build_components`: every component is planned (looked up,
+    its options checked), and only when no plan has a problem are they created.
     """
     config = loaded.config
     builder = _Builder(loaded, registry)
+    plans = _plan(builder, config, given)
+    builder.fail_if_problems()
+    tools = _create_tools(builder, plans.tools, code_tools, allow_writes=config.allow_writes)
+    toolsets, origins = _create_toolsets(builder, plans.toolsets, loaded)
+    middleware = [
+        component
+        for plan in plans.middleware
+        if plan is not None and (component := builder.create(plan)) is not None
+    ]
+    created = {
+        kind: builder.create(plan, {"tools": list(tools)} if kind == "toolchain" else None)
+        for kind, plan in plans.parts.items()
+        if plan is not None
+    }
+    builder.fail_if_problems()
+    created.update(given)
+    return Components(
+        model=created["model"],
+        format=created["format"],
+        toolchain=created["toolchain"],
+        termination=created["termination"],
+        tools=tools,
+        toolsets=toolsets,
+        toolset_origins=origins,
+        middleware=middleware,
+    )
+
+
+def _plan(builder: _Builder, config: AgentConfig, given: dict[ComponentKind, Any]) -> _Plans:
+    """Look every component of ``config`` up (but the parts ``given`` as objects); problems
+    are collected in ``builder``.
+    """
     singles: list[tuple[ComponentKind, KeyPath, ComponentSpec]] = [
         ("model", ("model",), config.model),
         ("format", ("format",), config.format),
         ("termination", ("termination",), config.termination),
         ("toolchain", ("toolchain",), config.toolchain),
     ]
-    plans = {
+    parts = {
         kind: builder.lookup(kind, path, spec) for kind, path, spec in singles if kind not in given
     }
     tool_plans: list[_Plan | list[tuple[KeyPath, Tool]] | None] = []
@@ -373,12 +415,23 @@ def _build(
         builder.lookup("middleware", ("middleware", index), spec)
         for index, spec in enumerate(config.middleware)
     ]
-    builder.fail_if_problems()
+    return _Plans(parts, tool_plans, toolset_plans, middleware_plans)
 
+
+def _create_tools(
+    builder: _Builder,
+    plans: list[_Plan | list[tuple[KeyPath, Tool]] | None],
+    code_tools: list[Tool],
+    *,
+    allow_writes: bool,
+) -> list[Tool]:
+    """The configuration's tools, created, then the tools made in code; a name given twice
+    and a tool that writes without ``allow_writes`` are problems in ``builder``.
+    """
     tools: list[Tool] = []
     first: dict[str, KeyPath] = {}
     created_tools: list[tuple[_Plan | None, KeyPath, Tool | None]] = []
-    for tool_plan in tool_plans:
+    for tool_plan in plans:
         if isinstance(tool_plan, list):
             created_tools += [(None, path, tool) for path, tool in tool_plan]
         elif tool_plan is not None:
@@ -395,7 +448,7 @@ def _build(
                 where,
             )
             continue
-        if tool.writes and not config.allow_writes:
+        if tool.writes and not allow_writes:
             builder.problem(
                 f"tool {tool.name!r} changes files or other state, so it is available only "
                 "when the config enables writing: add 'allow_writes: true'",
@@ -421,9 +474,18 @@ def _build(
             continue
         first[tool.name] = _CODE_TOOLS
         tools.append(tool)
+    return tools
+
+
+def _create_toolsets(
+    builder: _Builder, plans: list[_Plan | None], loaded: LoadedConfig
+) -> tuple[list[Toolset], dict[int, Location]]:
+    """The configuration's toolsets, created (named after their entry when they have no
+    name), with where each was configured (by ``id``).
+    """
     toolsets: list[Toolset] = []
     origins: dict[int, Location] = {}
-    for toolset_plan in toolset_plans:
+    for toolset_plan in plans:
         toolset = builder.create(toolset_plan) if toolset_plan is not None else None
         if toolset is None or toolset_plan is None:
             continue
@@ -431,25 +493,4 @@ def _build(
             toolset.name = toolset_plan.entry.name
         toolsets.append(toolset)
         origins[id(toolset)] = loaded.location_of(toolset_plan.path[:-1])
-    middleware = [
-        component
-        for plan in middleware_plans
-        if plan is not None and (component := builder.create(plan)) is not None
-    ]
-    created = {
-        kind: builder.create(plan, {"tools": list(tools)} if kind == "toolchain" else None)
-        for kind, plan in plans.items()
-        if plan is not None
-    }
-    builder.fail_if_problems()
-    created.update(given)
-    return Components(
-        model=created["model"],
-        format=created["format"],
-        toolchain=created["toolchain"],
-        termination=created["termination"],
-        tools=tools,
-        toolsets=toolsets,
-        toolset_origins=origins,
-        middleware=middleware,
-    )
+    return toolsets, origins

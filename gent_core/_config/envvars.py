@@ -43,6 +43,32 @@ class Expansion:
     expanded: bool = False
 
 
+def _resolve(reference: str, environ: Mapping[str, str], result: Expansion) -> str:
+    """The text of ``${reference}``: the variable's value (recorded in ``result``), else its
+    default.
+
+    Raises:
+        ExpansionError: For an invalid name, or an unset variable without a default.
+    """
+    name, separator, default = reference.partition(":-")
+    if _NAME.fullmatch(name) is None:
+        raise ExpansionError(
+            f"invalid variable reference ${{{reference}}}: a name is letters, digits and "
+            "underscores, not starting with a digit (write ${NAME} or ${NAME:-default})"
+        )
+    value = environ.get(name)
+    if separator and not value:
+        return default
+    if value is None:
+        raise ExpansionError(
+            f"environment variable {name!r} is not set "
+            f"(set it, or give a default: ${{{name}:-default}})"
+        )
+    result.values.append(value)
+    result.names.append(name)
+    return value
+
+
 def expand(text: str, environ: Mapping[str, str]) -> Expansion:
     """Expand every ``${NAME}`` and ``${NAME:-default}`` reference in ``text``.
 
@@ -82,25 +108,7 @@ def expand(text: str, environ: Mapping[str, str]) -> Expansion:
                 f"unclosed variable reference {text[dollar : dollar + 40]!r}: "
                 "write ${NAME} or ${NAME:-default} (or $${ for a literal ${)"
             )
-        reference = text[dollar + 2 : close]
-        name, separator, default = reference.partition(":-")
-        if _NAME.fullmatch(name) is None:
-            raise ExpansionError(
-                f"invalid variable reference ${{{reference}}}: a name is letters, digits and "
-                "underscores, not starting with a digit (write ${NAME} or ${NAME:-default})"
-            )
-        value = environ.get(name)
-        if separator and not value:
-            pieces.append(default)
-        elif value is None:
-            raise ExpansionError(
-                f"environment variable {name!r} is not set "
-                f"(set it, or give a default: ${{{name}:-default}})"
-            )
-        else:
-            pieces.append(value)
-            result.values.append(value)
-            result.names.append(name)
+        pieces.append(_resolve(text[dollar + 2 : close], environ, result))
         result.expanded = True
         position = close + 1
     pieces.append(text[position:])

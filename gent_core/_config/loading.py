@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -252,8 +252,32 @@ def parse_config(
             of the wrong type, a working directory that does not exist...
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
+    document = _read(text, source, os.environ if environ is None else environ)
+    redactor = Redactor(document.credentials)
+
+    def is_secret(path: KeyPath, value: Any) -> bool:
+        return any(is_secret_key(part) for part in path) or redactor.is_secret_value(value)
+
+    _check_shape(document, source, is_secret)
+    config, marks, aliases = _validate(
+        document, source, base, middleware_names, defaults, is_secret
+    )
+    loaded = LoadedConfig(config, source, frozenset(redactor.secrets), base, marks, aliases)
+    config.attach_secrets(loaded.secrets)
+    _check_working_directory(loaded)
+    _warn_short_credentials(document, source)
+    return loaded
+
+
+def _read(text: str, source: str, environ: Mapping[str, str]) -> Document:
+    """The YAML document of ``text``, ``${VAR}`` expanded from ``environ``.
+
+    Raises:
+        ConfigError: On a syntax error (with a hint when a ``${...}`` near it is unquoted
+            inside a flow collection).
+    """
     try:
-        document = read_document(text, os.environ if environ is None else environ)
+        return read_document(text, environ)
     except YAMLSyntaxError as error:
         problem = syntax_problem(error, source)
         mark = error.mark
@@ -266,6 +290,16 @@ def parse_config(
             hint = " (inside [...] or {...}, quote a value that uses ${...}: '${NAME}')"
             problem = ConfigProblem(problem.message + hint, problem.location)
         _raise([problem])
+
+
+def _check_shape(
+    document: Document, source: str, is_secret: Callable[[KeyPath, Any], bool]
+) -> None:
+    """Refuse a document that is empty or not a mapping (unless it has problems of its own).
+
+    Raises:
+        ConfigError: Saying what a configuration needs.
+    """
     if document.data is None and not document.problems:
         _raise(
             [
@@ -276,11 +310,6 @@ def parse_config(
                 )
             ]
         )
-    redactor = Redactor(document.credentials)
-
-    def is_secret(path: KeyPath, value: Any) -> bool:
-        return any(is_secret_key(part) for part in path) or redactor.is_secret_value(value)
-
     if not isinstance(document.data, dict) and not document.problems:
         mark = document.marks.get(())
         got = show_value(document.data, secret=is_secret((), document.data))
@@ -293,6 +322,22 @@ def parse_config(
                 )
             ]
         )
+
+
+def _validate(
+    document: Document,
+    source: str,
+    base: Path,
+    middleware_names: MiddlewareNames | None,
+    defaults: Mapping[str, Any] | None,
+    is_secret: Callable[[KeyPath, Any], bool],
+) -> tuple[AgentConfig, Mapping[KeyPath, Mark], Mapping[KeyPath, KeyPath]]:
+    """The validated configuration of ``document``, with the key marks and aliases of the
+    middleware shorthand it expanded.
+
+    Raises:
+        ConfigError: Every problem of the document and of its validation at once.
+    """
     problems = _document_problems(document, source)
     # values that could not be read are None: their validation errors would only repeat them
     unreadable = [path for path, _, mark in document.problems if mark is None]
@@ -317,9 +362,16 @@ def parse_config(
         ]
     if problems:
         _raise(problems)
-    loaded = LoadedConfig(config, source, frozenset(redactor.secrets), base, marks, aliases)
-    config.attach_secrets(loaded.secrets)
-    directory = config.working_directory
+    return config, marks, aliases
+
+
+def _check_working_directory(loaded: LoadedConfig) -> None:
+    """Refuse a working directory that does not exist or is not a directory.
+
+    Raises:
+        ConfigError: Naming the directory (redacted) and what is expected.
+    """
+    directory = loaded.config.working_directory
     if not directory.is_dir():
         state = "is not a directory" if directory.exists() else "does not exist"
         _raise(
@@ -332,8 +384,6 @@ def parse_config(
                 )
             ]
         )
-    _warn_short_credentials(document, source)
-    return loaded
 
 
 def _warn_short_credentials(document: Document, source: str) -> None:

@@ -270,18 +270,7 @@ def apply_overrides(
     if not changes:
         return loaded
     data = loaded.config.model_dump(mode="json")
-    problems: list[ConfigProblem] = []
-    applied: list[Override] = []
-    for change in changes:
-        path = change.path
-        value = change.update(_get(data, path)) if change.update is not None else change.value
-        problem = _set(data, path, value)
-        if problem is not None:
-            problems.append(
-                ConfigProblem(f"{problem} (set by {change.origin})", Location(key=change.key))
-            )
-        else:
-            applied.append(change)
+    applied, problems = _set_all(data, changes)
     config: AgentConfig | None = None
     try:  # also when some key could not be set: every problem is reported at once
         config = AgentConfig.model_validate(data, context={"base_dir": loaded.base_dir})
@@ -296,6 +285,36 @@ def apply_overrides(
             )
     if problems or config is None:
         raise ConfigError(problems=list(dict.fromkeys(problems)))
+    return _with_config(loaded, config, applied)
+
+
+def _set_all(
+    data: dict[str, Any], changes: list[Override]
+) -> tuple[list[Override], list[ConfigProblem]]:
+    """Set each change in ``data``, in order: the changes applied, and a problem (naming
+    what set it) for each key that cannot be set.
+    """
+    problems: list[ConfigProblem] = []
+    applied: list[Override] = []
+    for change in changes:
+        path = change.path
+        value = change.update(_get(data, path)) if change.update is not None else change.value
+        problem = _set(data, path, value)
+        if problem is not None:
+            problems.append(
+                ConfigProblem(f"{problem} (set by {change.origin})", Location(key=change.key))
+            )
+        else:
+            applied.append(change)
+    return applied, problems
+
+
+def _with_config(
+    loaded: LoadedConfig, config: AgentConfig, applied: list[Override]
+) -> LoadedConfig:
+    """``loaded`` with the validated ``config``: the overridden keys report their origin
+    instead of a line of the file, and credentials set from outside count as secrets.
+    """
     origins = dict(loaded.origins)
     for change in applied:  # in order: the latest origin of a key comes last
         origins.pop(change.path, None)

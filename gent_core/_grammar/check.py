@@ -19,6 +19,7 @@ __all__ = ["GrammarNode", "GrammarSyntaxError", "check_gbnf", "parse_gbnf"]
 _ESCAPES = {"t": "\t", "r": "\r", "n": "\n", "\\": "\\", '"': '"', "[": "[", "]": "]"}
 _HEX_LENGTHS = {"x": 2, "u": 4, "U": 8}
 _HEX = set("0123456789abcdefABCDEF")
+_REPEATS: dict[str, tuple[int, int | None]] = {"*": (0, None), "+": (1, None), "?": (0, 1)}
 
 
 class GrammarSyntaxError(GentError):
@@ -150,6 +151,42 @@ class _Parser:
             options.append(self.sequence(nested))
         return options[0] if len(options) == 1 else GrammarNode("alt", options)
 
+    def char_class(self) -> GrammarNode:
+        """``[a-z_]`` or ``[^"]``, read from its opening bracket."""
+        self.pos += 1
+        negated = self.peek() == "^"
+        if negated:
+            self.pos += 1
+        ranges: list[tuple[str, str]] = []
+        while self.peek() != "]":
+            first = last = self.char()
+            if self.peek() == "-" and self.peek(1) not in ("]", ""):
+                self.pos += 1
+                last = self.char()
+            ranges.append((first, last))
+        self.pos += 1
+        if not ranges:
+            raise self.error("empty character class", self.pos - 2)
+        return GrammarNode("class", [], ranges=ranges, negated=negated)
+
+    def bounds(self, nested: bool) -> tuple[int, int | None]:
+        """The bounds of ``{m}``, ``{m,}`` or ``{m,n}``, read after its opening brace."""
+        self.space(nested)
+        low = self.integer()
+        high: int | None = low
+        self.space(nested)
+        if self.peek() == ",":
+            self.pos += 1
+            self.space(nested)
+            high = self.integer() if self.peek().isdigit() else None
+            self.space(nested)
+        if self.peek() != "}":
+            raise self.error("expecting '}'")
+        self.pos += 1
+        if high is not None and high < low:
+            raise self.error("repetition maximum below its minimum")
+        return low, high
+
     def sequence(self, nested: bool) -> GrammarNode:
         items: list[GrammarNode] = []
         while self.pos < len(self.src):
@@ -162,21 +199,7 @@ class _Parser:
                 self.pos += 1
                 items.append(GrammarNode("lit", [], "".join(chars)))
             elif char == "[":
-                self.pos += 1
-                negated = self.peek() == "^"
-                if negated:
-                    self.pos += 1
-                ranges: list[tuple[str, str]] = []
-                while self.peek() != "]":
-                    first = last = self.char()
-                    if self.peek() == "-" and self.peek(1) not in ("]", ""):
-                        self.pos += 1
-                        last = self.char()
-                    ranges.append((first, last))
-                self.pos += 1
-                if not ranges:
-                    raise self.error("empty character class", self.pos - 2)
-                items.append(GrammarNode("class", [], ranges=ranges, negated=negated))
+                items.append(self.char_class())
             elif _is_word(char):
                 at = self.pos
                 name = self.name()
@@ -197,23 +220,7 @@ class _Parser:
                 if not items:
                     raise self.error(f"expecting preceding item to {char}")
                 self.pos += 1
-                if char == "{":
-                    self.space(nested)
-                    low = self.integer()
-                    high: int | None = low
-                    self.space(nested)
-                    if self.peek() == ",":
-                        self.pos += 1
-                        self.space(nested)
-                        high = self.integer() if self.peek().isdigit() else None
-                        self.space(nested)
-                    if self.peek() != "}":
-                        raise self.error("expecting '}'")
-                    self.pos += 1
-                    if high is not None and high < low:
-                        raise self.error("repetition maximum below its minimum")
-                else:
-                    low, high = {"*": (0, None), "+": (1, None), "?": (0, 1)}[char]
+                low, high = self.bounds(nested) if char == "{" else _REPEATS[char]
                 items[-1] = GrammarNode("rep", [items[-1]], minimum=low, maximum=high)
             else:
                 break

@@ -178,6 +178,47 @@ def _plan(parameter: inspect.Parameter, annotation: Any, tool_name: str) -> Para
     return None
 
 
+def _field(
+    parameter: inspect.Parameter, annotation: Any, described: Mapping[str, str]
+) -> tuple[Any, Any]:
+    """The pydantic field of one argument: its type (``Any`` when not annotated) and its
+    ``Field`` (default, the parameter's name as alias, and the docstring's description of it
+    when the annotation gives none).
+    """
+    if annotation is inspect.Parameter.empty:
+        annotation = Any
+    default = parameter.default
+    if default is inspect.Parameter.empty:
+        default = PydanticUndefined
+    if isinstance(default, FieldInfo):
+        annotation, default = Annotated[annotation, default], PydanticUndefined
+    extra: dict[str, Any] = {}
+    if not _has_description(annotation, default) and parameter.name in described:
+        extra["description"] = described[parameter.name]
+    return annotation, Field(default, alias=parameter.name, **extra)
+
+
+def _arguments_model(
+    function: Callable[..., Any], tool_name: str, definitions: dict[str, Any]
+) -> tuple[type[BaseModel], dict[str, Any]]:
+    """The pydantic model of the arguments (fields ``definitions``) and its JSON schema.
+
+    Raises:
+        TypeError: When pydantic cannot build either (a type it cannot validate).
+    """
+    try:
+        model: type[BaseModel] = create_model(
+            f"{tool_name}_arguments",
+            __config__=_CONFIG,
+            __module__=getattr(function, "__module__", None) or __name__,
+            **definitions,
+        )
+        schema = clean_schema(model.model_json_schema())
+    except Exception as error:  # any pydantic failure is the author's to fix
+        raise TypeError(f"tool {tool_name!r}: cannot build the argument schema: {error}") from error
+    return model, schema
+
+
 def analyse_function(
     function: Callable[..., Any],
     *,
@@ -221,29 +262,10 @@ def analyse_function(
         plans.append(
             ParameterPlan(parameter.name, "argument", parameter.kind is parameter.POSITIONAL_ONLY)
         )
-        if annotation is inspect.Parameter.empty:
-            annotation = Any
-        default = parameter.default
-        if default is inspect.Parameter.empty:
-            default = PydanticUndefined
-        if isinstance(default, FieldInfo):
-            annotation, default = Annotated[annotation, default], PydanticUndefined
-        extra: dict[str, Any] = {}
-        if not _has_description(annotation, default) and parameter.name in docstring.arguments:
-            extra["description"] = docstring.arguments[parameter.name]
         field_name = f"a{len(fields)}"
         fields.append((field_name, parameter.name))
-        definitions[field_name] = (annotation, Field(default, alias=parameter.name, **extra))
-    try:
-        model: type[BaseModel] = create_model(
-            f"{tool_name}_arguments",
-            __config__=_CONFIG,
-            __module__=getattr(function, "__module__", None) or __name__,
-            **definitions,
-        )
-        schema = clean_schema(model.model_json_schema())
-    except Exception as error:  # any pydantic failure is the author's to fix
-        raise TypeError(f"tool {tool_name!r}: cannot build the argument schema: {error}") from error
+        definitions[field_name] = _field(parameter, annotation, docstring.arguments)
+    model, schema = _arguments_model(function, tool_name, definitions)
     return FunctionSpec(
         plans=tuple(plans),
         model=model,

@@ -70,6 +70,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._grammar",
             "gent_core._base_prompt",
             "gent_core._example_choice",
+            # The system prompt's parts are what a config builds (and read only contracts):
+            # below the configuration that builds them.
+            "gent_core._agent.prompt",
             "gent_core._observation",
             "gent_core._terminations",
             "gent_core.tools",
@@ -77,7 +80,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.testing._scripted",
         ),
     ),
-    ("plugin system", ("gent_core.hookspecs", "gent_core._plugins", "gent_core._builtin")),
+    (
+        "plugin system",
+        (
+            "gent_core.hookspecs",
+            "gent_core._plugins",
+            "gent_core._builtin",
+            # The approval policy is a plugin object a config builds (it reads only the
+            # contracts and the hook specs): below the configuration that builds it.
+            "gent_core._agent.approval",
+        ),
+    ),
     ("configuration", ("gent_core._config",)),
     ("execution and the agent loop", ("gent_core._execution", "gent_core._agent")),
     (

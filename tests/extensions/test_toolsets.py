@@ -46,10 +46,17 @@ EVENTS: list[str] = []
 class FakeServer(Toolset):
     """Opens to a fixed list of tools and records its lifecycle in ``EVENTS``."""
 
-    def __init__(self, name: str = "", tools: Sequence[str] = ("echo",), fail: bool = False):
+    def __init__(
+        self,
+        name: str = "",
+        tools: Sequence[str] = ("echo",),
+        fail: bool = False,
+        fail_close: bool = False,
+    ):
         self.name = name
         self.tool_names = list(tools)
         self.fail = fail
+        self.fail_close = fail_close
         self.open_count = 0
         self.closed = False
 
@@ -62,6 +69,8 @@ class FakeServer(Toolset):
 
     async def aclose(self) -> None:
         EVENTS.append(f"close {self.name}")
+        if self.fail_close:
+            raise OSError(f"server {self.name} did not stop")
         self.closed = True
 
 
@@ -188,6 +197,37 @@ def test_a_toolset_that_fails_to_open_is_an_error_naming_its_config_line_and_the
     assert "file agent.yaml, line 4, column 5, key 'tools.1'" in message
     assert "exited with status 1" in message
     assert EVENTS == ["open ok", "open bad", "close bad", "close ok"]
+
+
+def test_closing_goes_on_past_a_toolset_that_fails_to_close_with_a_warning(
+    sandbox: PluginSandbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    agent = agent_from(
+        sandbox,
+        "model: {name: scripted, outputs: ['<answer>x</answer>']}\ntools:\n"
+        "  - fakeserver: {name: first, tools: [a]}\n"
+        "  - fakeserver: {name: stuck, tools: [b], fail_close: true}\n"
+        "  - fakeserver: {name: last, tools: [c]}\n",
+    )
+
+    async def scenario() -> list[str]:
+        await agent.open()
+        assert agent.toolchain is not None
+        names = [tool.name for tool in agent.toolchain.tools]
+        await agent.aclose()
+        return names
+
+    with caplog.at_level("WARNING", logger="gent.agent"):
+        assert asyncio.run(scenario()) == ["a", "b", "c"]
+    assert EVENTS[:3] == ["open first", "open stuck", "open last"]
+    assert EVENTS[3:] == ["close last", "close stuck", "close first"]
+    warnings = [record.getMessage() for record in caplog.records]
+    assert len(warnings) == 1
+    assert "closing toolset" in warnings[0]
+    assert "OSError: server stuck did not stop" in warnings[0]
+    EVENTS.clear()
+    asyncio.run(agent.aclose())  # closed already: nothing is closed twice
+    assert EVENTS == []
 
 
 def test_a_toolset_option_error_points_at_the_option(sandbox: PluginSandbox) -> None:

@@ -1,0 +1,71 @@
+"""No function in gent_core is over 60 lines unless its docstring says why (docs/architecture.md,
+"Function length"): a line of the docstring starting with "Long because".
+
+A function's length is counted from its ``def`` line to its last line, docstring included,
+decorators not (the count ``ast`` gives). A long function usually does two jobs; when it
+does one (a flat table of arguments, a state machine kept in one loop for speed), the
+docstring says so, and the reader knows the length is deliberate.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from tests.architecture.imports import PACKAGE
+
+MAX_LINES = 60
+REASON = "Long because"
+
+
+def long_functions(source: str, where: str) -> list[str]:
+    """Every function of ``source`` over :data:`MAX_LINES` lines whose docstring has no line
+    starting with :data:`REASON`, as ``where:line name (N lines)``.
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        assert node.end_lineno is not None
+        length = node.end_lineno - node.lineno + 1
+        if length <= MAX_LINES:
+            continue
+        docstring = ast.get_docstring(node) or ""
+        if any(line.strip().startswith(REASON) for line in docstring.splitlines()):
+            continue
+        found.append(f"{where}:{node.lineno} {node.name} ({length} lines)")
+    return found
+
+
+def test_no_function_is_over_60_lines_without_a_reason() -> None:
+    found = [
+        problem
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for problem in long_functions(path.read_text(), str(path.relative_to(PACKAGE.parent)))
+    ]
+    assert not found, (
+        f"functions over {MAX_LINES} lines: split them by job, or say why in the docstring "
+        f"(a line starting with {REASON!r}):\n" + "\n".join(found)
+    )
+
+
+def _function(body_lines: int, docstring: str) -> str:
+    body = "".join("    x = 1\n" for _ in range(body_lines))
+    return f'def f():\n    """{docstring}"""\n{body}'
+
+
+def test_the_check_counts_lines_and_reads_the_reason() -> None:
+    # def line + docstring line + body: 60 lines pass, 61 do not.
+    assert long_functions(_function(58, "Short."), "m.py") == []
+    assert long_functions(_function(59, "Short."), "m.py") == ["m.py:1 f (61 lines)"]
+    with_reason = _function(59, "Summary.\n\n    Long because it is a flat table.\n    ")
+    assert long_functions(with_reason, "m.py") == []
+    # The words must start a line: a mention in passing is no reason.
+    in_passing = _function(59, "Summary, not long because of anything.")
+    assert long_functions(in_passing, "m.py") == ["m.py:1 f (61 lines)"]
+    nested = "async def outer():\n" + "".join(
+        "    " + line + "\n" for line in _function(59, "Inner.").splitlines()
+    )
+    assert [problem.split(" ")[1] for problem in long_functions(nested, "m.py")] == [
+        "outer",
+        "f",
+    ]

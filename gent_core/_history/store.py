@@ -29,6 +29,7 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -111,11 +112,24 @@ RUN_ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """The characters of a run id (Crockford's base 32)."""
 
 
+_last_run_id = 0
+_run_id_lock = threading.Lock()
+
+
 def new_run_id() -> str:
     """A new run id: 26 characters, sortable by creation time (a ULID: 48 bits of
     milliseconds, then 80 random bits, in Crockford's base 32).
+
+    Monotonic within the process: an id made in the same millisecond as the one before (or
+    after the clock stepped back) is that one plus 1, so the runs of one process list, and
+    ``--continue`` finds, in the order they started.
     """
-    value = (time.time_ns() // 1_000_000) << 80 | secrets.randbits(80)
+    global _last_run_id
+    with _run_id_lock:
+        value = (time.time_ns() // 1_000_000) << 80 | secrets.randbits(80)
+        if value <= _last_run_id:
+            value = _last_run_id + 1
+        _last_run_id = value
     return "".join(RUN_ID_ALPHABET[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 

@@ -73,7 +73,17 @@ def test_run_ids_sort_by_creation_and_are_unique() -> None:
     ids = [new_run_id() for _ in range(200)]
     assert len(set(ids)) == 200
     assert all(len(run_id) == 26 for run_id in ids)
-    assert [run_id[:10] for run_id in ids] == sorted(run_id[:10] for run_id in ids)
+    assert ids == sorted(ids)  # also within one millisecond: ids made in a row only grow
+
+
+def test_run_ids_made_at_the_same_millisecond_keep_their_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gent_core._history.store as store_module
+
+    monkeypatch.setattr(store_module.time, "time_ns", lambda: 1_764_000_000_000_000_000)
+    ids = [new_run_id() for _ in range(50)]
+    assert ids == sorted(ids) and len(set(ids)) == 50
 
 
 def test_a_new_database_is_created_with_its_directory_at_the_latest_schema(

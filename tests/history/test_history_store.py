@@ -79,9 +79,9 @@ def test_run_ids_sort_by_creation_and_are_unique() -> None:
 def test_run_ids_made_at_the_same_millisecond_keep_their_order(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import gent_core._history.store as store_module
+    import time
 
-    monkeypatch.setattr(store_module.time, "time_ns", lambda: 1_764_000_000_000_000_000)
+    monkeypatch.setattr(time, "time_ns", lambda: 1_764_000_000_000_000_000)
     ids = [new_run_id() for _ in range(50)]
     assert ids == sorted(ids) and len(set(ids)) == 50
 

@@ -22,7 +22,7 @@ from gent_core._agent.transcript import Transcript
 from gent_core._config.agent import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
-from gent_core.errors import Location
+from gent_core.errors import GentError, Location, ModelError, describe_error
 from gent_core.formats import TextFormat
 from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
@@ -299,13 +299,23 @@ class Agent:
 
         Raises:
             ToolsetError: When a toolset cannot be opened.
+            GentError: When the model cannot be loaded: the back end's own error (a missing
+                model file, a server that is not there...), or any other exception it raised,
+                as a :class:`~gent_core.errors.ModelError` naming the model and the exception.
         """
         await self.open()
         if self._loaded:
             return 0.0
         on_event(ModelLoading(self.model.describe()))
         started = time.perf_counter()
-        await self.model.load()
+        try:
+            await self.model.load()
+        except GentError:
+            raise
+        except Exception as error:  # a back end's bug or a library's error: said, not raised
+            raise ModelError(
+                f"the model {self.model.describe()} failed to load: {describe_error(error)}"
+            ) from error
         self._loaded = True
         seconds = time.perf_counter() - started
         on_event(ModelLoaded(self.model.describe(), seconds))

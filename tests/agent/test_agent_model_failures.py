@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from gent_xml.format import XMLFormat
 
 from gent_core import Agent, ConfigError, GentError, Model, ModelChunk, ModelRequest
-from gent_core.errors import InputError
+from gent_core.errors import InputError, ModelError
 
 
 class FailingModel(Model):
@@ -89,3 +90,25 @@ def test_a_stream_whose_closing_fails_ends_the_run(tmp_path: Path) -> None:
     reason, message = _run(FailingCloseModel(), tmp_path)
     assert reason == "model_error"
     assert message == "the model failed: OSError: connection reset while closing"
+
+
+class FailingLoadModel(Model):
+    """A back end whose ``load`` fails with an exception that is not gent's own."""
+
+    async def load(self) -> None:
+        raise RuntimeError("llama_model_load: corrupt tensor data")
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelChunk]:
+        raise AssertionError("never called: the model did not load")
+
+
+def test_a_model_that_fails_to_load_raises_a_model_error_naming_it(tmp_path: Path) -> None:
+    """Loading happens before the run exists, so it raises (like a missing model file), but
+    always as gent's error, which the command line reports without a traceback."""
+    with pytest.raises(ModelError) as caught:
+        _run(FailingLoadModel(), tmp_path)
+    assert str(caught.value.message) == (
+        "the model FailingLoadModel failed to load: "
+        "RuntimeError: llama_model_load: corrupt tensor data"
+    )
+    assert isinstance(caught.value.__cause__, RuntimeError)

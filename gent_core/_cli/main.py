@@ -236,11 +236,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         module = importlib.import_module(args._module)
-        from gent_core._cli.interrupt import EXIT_INTERRUPTED, leave_now
-
         try:
             code: int = module.run(args)
         except KeyboardInterrupt:  # a command without its own handling (loading, describe)
+            from gent_core._cli.interrupt import EXIT_INTERRUPTED
+
             sys.stderr.write(f"\ngent {args.command}: interrupted\n")
             code = EXIT_INTERRUPTED
         except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
@@ -251,9 +251,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
-    if code == EXIT_INTERRUPTED and argv is None:
+    # An interrupted command went through the interrupt handling (its own, or the one above),
+    # which is imported then: a command that never loaded it needs no quick exit.
+    interrupt = sys.modules.get("gent_core._cli.interrupt")
+    if interrupt is not None and code == interrupt.EXIT_INTERRUPTED and argv is None:
         # gent owns the process (console script, python -m gent_core): leave at once.
-        leave_now(code)
+        interrupt.leave_now(code)
     return code
 
 

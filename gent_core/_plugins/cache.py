@@ -46,7 +46,8 @@ FORMAT = 1
 SETTLE_SECONDS = 2.0
 """How long before a computation a recorded file must have stopped changing."""
 
-_METADATA_FILES = ("entry_points.txt", "METADATA", "PKG-INFO")
+_DIST_INFO_FILES = ("entry_points.txt", "METADATA")
+_EGG_INFO_FILES = ("entry_points.txt", "PKG-INFO")
 
 _Stamp = tuple[str, int, int] | tuple[str, None, None]
 
@@ -78,7 +79,7 @@ def _key(topic: str) -> dict[str, Any]:
         "topic": topic,
         "python": sys.executable,
         "version": sys.version,
-        "path": list(sys.path),
+        "path": _path_entries(),  # absolute: "" (python -c) is the working directory
         "environment": sorted(
             [name, value]
             for name, value in os.environ.items()
@@ -112,8 +113,10 @@ def _installed_files(directory: str) -> list[str]:
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
-                if entry.name.endswith((".dist-info", ".egg-info")):
-                    found += [os.path.join(entry.path, name) for name in _METADATA_FILES]
+                if entry.name.endswith(".dist-info"):
+                    found += [os.path.join(entry.path, name) for name in _DIST_INFO_FILES]
+                elif entry.name.endswith(".egg-info"):
+                    found += [os.path.join(entry.path, name) for name in _EGG_INFO_FILES]
                 elif entry.name.endswith(".pth"):
                     found.append(entry.path)
     except OSError:  # not a directory (a zip file), gone, or unreadable: its stamp says so

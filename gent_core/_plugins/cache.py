@@ -21,8 +21,9 @@ show), so a value is never stored for a state that was changing while it was com
 
 The cache lives in the user cache directory (``$XDG_CACHE_HOME/gent``, by default
 ``~/.cache/gent``; ``~/Library/Caches/gent`` on macOS; ``%LOCALAPPDATA%\gent\Cache`` on
-Windows). ``GENT_NO_CACHE=1`` turns it off. A missing, corrupt, unreadable or unwritable
-cache is ignored: it is an optimisation, never a source of errors.
+Windows), one file per topic and key; writing one removes the files of its topic not
+written for :data:`PRUNE_DAYS` days. ``GENT_NO_CACHE=1`` turns it off. A missing, corrupt,
+unreadable or unwritable cache is ignored: it is an optimisation, never a source of errors.
 
 Nothing here imports more than :mod:`os`, :mod:`sys`, :mod:`json`, :mod:`time` and
 :mod:`zlib`: reading the cache must stay cheaper than what it saves.
@@ -45,6 +46,9 @@ FORMAT = 1
 
 SETTLE_SECONDS = 2.0
 """How long before a computation a recorded file must have stopped changing."""
+
+PRUNE_DAYS = 30
+"""A cache file not written for this many days is removed when another is written."""
 
 _DIST_INFO_FILES = ("entry_points.txt", "METADATA")
 _EGG_INFO_FILES = ("entry_points.txt", "PKG-INFO")
@@ -166,7 +170,7 @@ def recall(topic: str) -> Any | None:
             return None
         for stamp in stamps:
             path, mtime, size = stamp
-            if _stamp(path) != (path, mtime, size):
+            if not isinstance(path, str) or _stamp(path) != (path, mtime, size):
                 return None
         return stored["value"]
     except Exception:  # noqa: BLE001 - a cache that cannot be read is no cache
@@ -193,7 +197,27 @@ def remember(topic: str, value: Any, since: int) -> None:
         with open(partial, "w", encoding="utf-8") as stream:
             json.dump({"key": key, "files": stamps, "value": value}, stream)
         os.replace(partial, target)
+        _prune(topic, keep=target)
     except Exception:  # noqa: BLE001 - an unwritable cache (read-only home) is no cache
         if partial:
             with contextlib.suppress(OSError):
                 os.unlink(partial)
+
+
+def _prune(topic: str, keep: str) -> None:
+    """Remove the files of ``topic`` not written for :data:`PRUNE_DAYS` days (those of
+    environments gone, or of working directories ``python -m gent_core`` ran in once).
+    """
+    oldest = time.time() - PRUNE_DAYS * 86400
+    with os.scandir(os.path.dirname(keep)) as entries:
+        for entry in entries:
+            name = entry.name
+            if (
+                entry.path != keep
+                and name.startswith(f"{topic}-")
+                and name.endswith((".json", ".tmp"))
+                and entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_mtime < oldest
+            ):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)

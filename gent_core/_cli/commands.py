@@ -14,20 +14,30 @@ say what is wrong).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import sys
+from typing import NamedTuple
 
 from gent_core._plugins.commands import Command
 
-__all__ = ["CORE_PLUGIN", "CommandEntry", "builtin_commands", "find_commands"]
+__all__ = [
+    "CACHE_TOPIC",
+    "CORE_PLUGIN",
+    "CommandEntry",
+    "builtin_commands",
+    "find_commands",
+    "process_manager_set",
+]
 
 logger = logging.getLogger("gent.cli")
 
 CORE_PLUGIN = "core"
 """The name the built-in commands are listed under (gent-core's own plugin)."""
 
+CACHE_TOPIC = "commands"
+"""The discovery cache's topic for the plugins' commands."""
 
-@dataclass(frozen=True)
-class CommandEntry:
+
+class CommandEntry(NamedTuple):
     """One ``gent`` command: its name, the plugin supplying it and what the plugin said.
 
     Attributes:
@@ -53,16 +63,61 @@ class CommandEntry:
 
 def builtin_commands() -> dict[str, CommandEntry]:
     """The built-in commands, in the order ``gent --help`` lists them."""
-    from gent_core import _builtin
+    from gent_core._plugins.core_commands import COMMANDS  # what the core plugin supplies
 
-    return {
-        name: CommandEntry(name, CORE_PLUGIN, command)
-        for name, command in _builtin.gent_register_commands().items()
-    }
+    return {name: CommandEntry(name, CORE_PLUGIN, command) for name, command in COMMANDS.items()}
 
 
 def _plugin_entries() -> list[CommandEntry]:
     """The commands every loaded plugin other than the core supplies, in load order.
+
+    Read from the discovery cache (:mod:`gent_core._plugins.cache`) when it holds an answer
+    for the installed code as it is now; otherwise found by loading the plugins, and
+    remembered when every plugin loaded (a failure is found again, and reported, each time).
+    """
+    from gent_core._plugins import cache
+
+    if process_manager_set():  # a test's sandbox: its plugins, not the installed ones
+        return _found_plugin_entries()[0]
+    remembered = _entries_from_cache(cache.recall(CACHE_TOPIC))
+    if remembered is not None:
+        return remembered
+    since = cache.started()
+    found, complete = _found_plugin_entries()
+    if complete:
+        value = [[e.name, e.plugin, e.command.module, e.command.help] for e in found]
+        cache.remember(CACHE_TOPIC, value, since)
+    return found
+
+
+def process_manager_set() -> bool:
+    """Whether code (a test's :class:`~gent_core.testing.PluginSandbox`) has set the
+    process-wide plugin manager, which the discovery cache knows nothing of.
+    """
+    manager = sys.modules.get("gent_core._plugins.manager")
+    return manager is not None and getattr(manager, "_default_manager", None) is not None
+
+
+def _entries_from_cache(value: object) -> list[CommandEntry] | None:
+    """The entries a cached value describes, or ``None`` when it is not a list of
+    ``[name, plugin, module, help]`` strings (a corrupt file).
+    """
+    if not isinstance(value, list):
+        return None
+    entries = []
+    for item in value:
+        if not (
+            isinstance(item, list) and len(item) == 4 and all(isinstance(s, str) for s in item)
+        ):
+            return None
+        name, plugin, module, help_text = item
+        entries.append(CommandEntry(name, plugin, Command(module, help_text)))
+    return entries
+
+
+def _found_plugin_entries() -> tuple[list[CommandEntry], bool]:
+    """The plugins' commands, found by loading the plugins, and whether every plugin
+    loaded (nothing failed: the answer may be remembered).
 
     A plugin whose command hook raises or returns something malformed is marked failed (as
     the component registry would) and supplies nothing.
@@ -90,8 +145,9 @@ def _plugin_entries() -> list[CommandEntry]:
             found += [CommandEntry(e.name, e.plugin, e.factory) for e in entries]
     except PluginLoadError as error:  # strict mode: the command that needs plugins reports it
         logger.warning("plugin commands are unavailable: %s", error)
-        return []
-    return found
+        return [], False
+    complete = all(info.status != "failed" for info in manager.plugin_infos.values())
+    return found, complete
 
 
 def find_commands(*, with_plugins: bool = True) -> dict[str, CommandEntry]:

@@ -26,8 +26,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from gent_core.errors import describe_error
-
 if TYPE_CHECKING:
     from gent_core._cli.output import Output
 
@@ -109,6 +107,8 @@ class OutputHandler(logging.Handler):
             if self.verbosity >= 2:
                 text += "\n" + logging.Formatter().formatException(record.exc_info).rstrip()
             else:
+                from gent_core.errors import describe_error  # rare: the start stays light
+
                 text += f" ({describe_error(error)})"
         for redact in self._redactors:
             text = redact(text)

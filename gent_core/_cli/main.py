@@ -14,7 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gent_core import __version__
 from gent_core._cli.helpformat import HelpFormatter
@@ -97,21 +97,35 @@ class _Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
-class _CommandParsers(dict[str, _Parser]):
-    """The subparsers of ``gent``'s commands, each configured (its module imported, its
-    arguments added) the first time argparse or the completion looks it up by name.
+class _PendingParser:
+    """What ``add_parser`` makes for a command (as the subparsers' ``parser_class``): the
+    arguments of its parser, which :class:`_CommandParsers` builds when it is looked up, so
+    ``gent --help`` lists every command without building a parser for each.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+
+
+class _CommandParsers(dict[str, Any]):
+    """The subparsers of ``gent``'s commands, each built and configured (its module
+    imported, its arguments added) the first time argparse or the completion looks it up by
+    name.
     """
 
     def __init__(self, commands: Mapping[str, CommandEntry]) -> None:
         super().__init__()
         self._commands = commands
-        self._configured: set[str] = set()
 
     def __getitem__(self, name: str) -> _Parser:
         parser = super().__getitem__(name)
-        if name not in self._configured:
-            _configure(self._commands[name], parser)
-            self._configured.add(name)
+        if isinstance(parser, _PendingParser):
+            entry = self._commands[name]
+            parser = _Parser(**parser.kwargs)
+            parser.set_defaults(_module=entry.module)
+            _configure(entry, parser)
+            super().__setitem__(name, parser)
+        assert isinstance(parser, _Parser)
         return parser
 
 
@@ -148,14 +162,17 @@ def build_parser(*, with_plugins: bool = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gent {__version__}")
     _add_output_options(parser, prefix="global_")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # add_parser makes a _PendingParser (not a parser: typeshed wants one, hence the cast);
+    # _CommandParsers builds the real parser of a command when it is looked up.
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=cast(Any, _PendingParser)
+    )
     commands = find_commands(with_plugins=with_plugins)
     lazy = _CommandParsers(commands)
     subparsers._name_parser_map = lazy
     subparsers.choices = lazy
     for name, entry in commands.items():
-        sub = subparsers.add_parser(name, help=entry.help, description=entry.help)
-        sub.set_defaults(_module=entry.module)
+        subparsers.add_parser(name, help=entry.help, description=entry.help)
     return parser
 
 
@@ -236,11 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 2
         module = importlib.import_module(args._module)
-        from gent_core._cli.interrupt import EXIT_INTERRUPTED, leave_now
-
         try:
             code: int = module.run(args)
         except KeyboardInterrupt:  # a command without its own handling (loading, describe)
+            from gent_core._cli.interrupt import EXIT_INTERRUPTED
+
             sys.stderr.write(f"\ngent {args.command}: interrupted\n")
             code = EXIT_INTERRUPTED
         except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
@@ -251,9 +268,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
-    if code == EXIT_INTERRUPTED and argv is None:
+    # An interrupted command went through the interrupt handling (its own, or the one above),
+    # which is imported then: a command that never loaded it needs no quick exit.
+    interrupt = sys.modules.get("gent_core._cli.interrupt")
+    if interrupt is not None and code == interrupt.EXIT_INTERRUPTED and argv is None:
         # gent owns the process (console script, python -m gent_core): leave at once.
-        leave_now(code)
+        interrupt.leave_now(code)
     return code
 
 

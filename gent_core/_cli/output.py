@@ -23,8 +23,6 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from gent_core._serialize import write_json
-
 __all__ = ["Output", "visible"]
 
 _UNSAFE = re.compile(
@@ -148,5 +146,7 @@ class Output:
         ``redact`` is false (a run record already redacted by
         :func:`~gent_core._agent.records.redact_record`), its keys never.
         """
+        from gent_core._serialize import write_json  # only for JSON: the start stays light
+
         text = write_json(value, indent=indent, redact=self.redact if redact else None)
         self.write(text + "\n", clean=False)

@@ -18,7 +18,7 @@ The module has the same shape as the built-in subcommands:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["COMMAND_NAME", "Command"]
 
@@ -26,9 +26,8 @@ COMMAND_NAME = re.compile(r"[a-z][a-z0-9-]*")
 """What a command name may look like: lowercase letters, digits and dashes."""
 
 
-@dataclass(frozen=True)
-class Command:
-    """One subcommand of ``gent`` supplied by a plugin.
+class Command(NamedTuple):
+    """One subcommand of ``gent`` supplied by a plugin (an immutable value).
 
     Attributes:
         module: The importable module implementing ``add_arguments`` and ``run``.

@@ -11,28 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, cast
 
+from gent_core._plugins.kinds import KINDS, ComponentKind
 from gent_core._plugins.manager import GentPluginManager, PluginInfo
 from gent_core.errors import AmbiguousComponentError, ComponentNotFoundError, GentError, Location
 
 __all__ = ["KINDS", "ComponentEntry", "ComponentKind", "Registry", "entries_from"]
-
-ComponentKind = Literal[
-    "format", "toolchain", "termination", "tool", "model", "toolset", "middleware", "command"
-]
-
-KINDS: tuple[ComponentKind, ...] = (
-    "format",
-    "toolchain",
-    "termination",
-    "tool",
-    "model",
-    "toolset",
-    "middleware",
-    "command",
-)
-"""Every component kind, in the order they are listed."""
 
 _HOOKS: dict[ComponentKind, str] = {
     "format": "gent_register_formats",

@@ -9,7 +9,9 @@ fixtures in :mod:`gent_core.testing._pytest_plugin` are available in any test su
 
 The plugin also points ``GENT_HOME`` (gent's data directory: the run history of ``gent logs``)
 at a temporary directory for the test session, so tests that run ``gent`` never write to the
-user's own history; a test that needs its own sets ``GENT_HOME`` with ``monkeypatch``.
+user's own history; a test that needs its own sets ``GENT_HOME`` with ``monkeypatch``. It
+also sets ``GENT_NO_CACHE=1``: the command line's plugin discovery cache is off, so a test
+sees the plugins it registers or installs, never an answer remembered from earlier runs.
 
 Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outputs),
 :func:`stream_parse` (feed a format's incremental parser chunk by chunk) and

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,35 @@ def test_a_plugin_whose_command_hook_raises_supplies_no_command(
     assert any(
         "plugin raising supplies no command" in record.getMessage() for record in caplog.records
     )
+
+
+def test_a_sandbox_made_the_process_manager_is_never_answered_from_the_cache(
+    gent_plugins: PluginSandbox,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """With the discovery cache on (the test kit turns it off), the commands of a sandbox's
+    plugins are listed, and nothing is remembered for them.
+    """
+    from gent_core._plugins import cache
+    from gent_core._plugins import manager as manager_module
+
+    # No process-wide manager yet (an earlier test in this process may have built one).
+    monkeypatch.setattr(manager_module, "_default_manager", None)
+    monkeypatch.delenv("GENT_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    # Remember even what was edited a moment ago (the test's own files): not the point here.
+    monkeypatch.setattr(cache, "SETTLE_SECONDS", -3600.0)
+    main(["help"])  # the installed plugins' commands: found, and remembered
+    remembered = sorted(tmp_path.rglob("*.json"))
+    assert remembered  # the cache is on here
+    capsys.readouterr()
+    gent_plugins.register(Commands(), "commands")
+    with gent_plugins.as_process_manager():
+        assert main(["help"]) == 0
+        assert main(["hello", "world"]) == 3
+    out = capsys.readouterr().out
+    assert "say hello" in out
+    assert "hello world\n" in out
+    assert sorted(tmp_path.rglob("*.json")) == remembered

@@ -3,8 +3,10 @@
 The binding is an implementation detail chosen by the ``binding`` option
 (:mod:`gent_llamacpp.engine`): xllamacpp's prebuilt wheels by default, llama-cpp-python on
 request. Generation runs in a worker thread that feeds an asyncio queue, so the event loop
-never blocks; a flag checked between tokens and between prompt batches stops it when the stream
-is closed early or the task is cancelled (Ctrl-C). With an output structure, the prompt is a
+never blocks; the worker waits when the reader is :data:`MAX_CHUNKS_AHEAD` chunks behind, so
+whatever the machine's speed it never generates far past what is read, and a flag checked
+between tokens and between prompt batches stops it when the stream is closed early or the task
+is cancelled (Ctrl-C). With an output structure, the prompt is a
 few-shot completion prompt in the agent's own format and the output is constrained by a GBNF
 grammar built from the structure (:func:`gent_core._grammar.build_agent_grammar`).
 
@@ -45,6 +47,10 @@ logger = logging.getLogger("gent.llamacpp")
 
 _Item = tuple[str, Any]
 _UNCONSTRAINED = "llama.cpp rejected the agent grammar; generating unconstrained"
+
+MAX_CHUNKS_AHEAD = 8
+"""Text chunks the worker may generate before the stream's reader takes them; then it waits
+(checking for cancellation), so closing the stream early wastes at most this many tokens."""
 
 
 @dataclass(frozen=True)
@@ -212,8 +218,13 @@ class LlamaCppModel(Model):
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[_Item] = asyncio.Queue()
         cancel = threading.Event()
+        room = threading.Semaphore(MAX_CHUNKS_AHEAD)
 
         def emit(kind: str, value: Any) -> None:
+            if kind == "text":
+                while not room.acquire(timeout=0.05):  # the reader is behind: wait for it
+                    if cancel.is_set():
+                        return
             try:
                 loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
             except RuntimeError:  # the event loop is gone: nobody is listening
@@ -231,6 +242,7 @@ class LlamaCppModel(Model):
             while True:
                 kind, value = await queue.get()
                 if kind == "text":
+                    room.release()
                     yield ModelChunk(value)
                 elif kind == "done":
                     yield value

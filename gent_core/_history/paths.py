@@ -14,8 +14,9 @@ The database is ``logs.db`` in gent's data directory:
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+
+from gent_core._user_dirs import user_dir
 
 __all__ = ["DATABASE_NAME", "OFF_MARKER", "data_dir", "database_path", "logging_enabled"]
 
@@ -31,13 +32,7 @@ def data_dir() -> Path:
     home = os.environ.get("GENT_HOME")
     if home:
         return Path(home).expanduser()
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "gent"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "gent"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "gent"
+    return Path(user_dir("data"))
 
 
 def database_path() -> Path:

@@ -63,13 +63,9 @@ def enabled() -> bool:
 
 def cache_dir() -> str:
     """The directory of gent's cache files (not created here)."""
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
-        return os.path.join(base, "gent", "Cache")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/gent")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "gent")
+    from gent_core._user_dirs import user_dir
+
+    return user_dir("cache")
 
 
 def started() -> int:

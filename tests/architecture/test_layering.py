@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._importing",
             "gent_core._lazy",
             "gent_core._docs_url",
+            "gent_core._user_dirs",
             "gent_core._lines",
             "gent_core.messages",
             "gent_core._openai_messages",

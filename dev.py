@@ -9,6 +9,7 @@
                                    without the model, servers and venvs)
     python3 dev.py fuzz [TARGET]   fuzz the parsers with atheris (--time SECONDS per target)
     python3 dev.py docs            build the documentation site into site/ (strict)
+    python3 dev.py docs --serve    serve it at http://127.0.0.1:8000/ while you edit
     python3 dev.py setup           only create/refresh the development environment
 
 The environment is a virtualenv in ``.venv`` (override with ``GENT_VENV``) with gent-core and
@@ -143,10 +144,14 @@ def typecheck() -> None:
             run(venv_bin("mypy"), str(tests.relative_to(ROOT)))
 
 
-def docs() -> None:
+def docs(serve: bool = False) -> None:
     """Build the site strictly: a broken link, a page outside the nav or a bad API reference
-    fails (about 10 s of CPU)."""
+    fails (about 10 s of CPU). ``serve``: serve it on 127.0.0.1:8000 instead, rebuilt on
+    every change (gent's error messages link there with GENT_DOCS_URL=http://127.0.0.1:8000/)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if serve:
+        run(venv_bin("mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", env=env)
+        return
     run(venv_bin("mkdocs"), "build", "--strict", "--quiet", "--site-dir", "site", env=env)
 
 
@@ -308,7 +313,10 @@ def main() -> None:
     tox_parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     sub.add_parser("lint", help="ruff check and format check")
     sub.add_parser("type", help="mypy --strict over every package")
-    sub.add_parser("docs", help="build the documentation site (mkdocs --strict)")
+    docs_parser = sub.add_parser("docs", help="build the documentation site (mkdocs --strict)")
+    docs_parser.add_argument(
+        "--serve", action="store_true", help="serve it at http://127.0.0.1:8000/ instead"
+    )
     args = parser.parse_args()
     if args.command == "setup":
         setup()
@@ -333,7 +341,7 @@ def main() -> None:
         typecheck()
     elif args.command == "docs":
         setup("docs")
-        docs()
+        docs(serve=args.serve)
 
 
 if __name__ == "__main__":

@@ -374,15 +374,24 @@ class ComponentNotFoundError(GentError):
     """No installed plugin supplies a component of this kind and name."""
 
     def __init__(
-        self, kind: str, name: str, available: Sequence[str], suggestion: str | None
+        self,
+        kind: str,
+        name: str,
+        available: Sequence[str],
+        suggestion: str | None,
+        install_hint: str | None = None,
     ) -> None:
         self.kind = kind
         self.name = name
         self.available = tuple(available)
         self.suggestion = suggestion
+        self.install_hint = install_hint
+        """Which distribution of gent's own supplies it and how to install it, if one does."""
         listed = ", ".join(available) if available else "(none installed)"
         message = f"no {kind} named {name!r}"
-        if suggestion:
+        if install_hint:
+            message += f"; {install_hint}"
+        elif suggestion:
             message += f"; did you mean {suggestion!r}?"
         super().__init__(message, hint=f"Available {kind}s: {listed}.")
 

@@ -88,9 +88,13 @@ class _Parser(argparse.ArgumentParser):
         ):
             import difflib
 
+            from gent_core._plugins.available import install_hint
+
             names = [str(name) for name in action.choices]
             close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
+            supplied = install_hint("command", str(value))
             hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = f" ({supplied})" if supplied else hint
             raise argparse.ArgumentError(
                 action, f"unknown command {value!r}{hint}; commands: {', '.join(names)}"
             )

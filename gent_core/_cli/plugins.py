@@ -34,6 +34,7 @@ examples:
   gent plugins
   gent plugins --json                     # with each failed plugin's error
   GENT_DISABLE_PLUGINS=broken gent plugins
+  gent plugins --available                # gent's own plugins, installed or not
 """
 
 
@@ -46,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print a JSON list (distribution, version, entry-point name, components, "
         "status, error) instead of a table",
+    )
+    parser.add_argument(
+        "--available",
+        action="store_true",
+        help="list gent's own plugin distributions, installed or not: what each supplies "
+        "and how to install it",
     )
 
 
@@ -120,11 +127,39 @@ def _listing() -> list[dict[str, Any]]:
     return listing
 
 
+def _available(output: Output, as_json: bool) -> int:
+    """``gent plugins --available``: the index of gent's own distributions."""
+    from gent_core._plugins.available import available_plugins, installed
+
+    index = available_plugins()
+    if as_json:
+        output.json(
+            [{**entry.as_dict(), "installed": installed(entry.distribution)} for entry in index]
+        )
+        return 0
+    rows = [
+        (
+            entry.distribution,
+            "yes" if installed(entry.distribution) else "no",
+            _components({kind: list(names) for kind, names in entry.supplies.items()}),
+        )
+        for entry in index
+    ]
+    output.line(aligned_table(("DISTRIBUTION", "INSTALLED", "SUPPLIES"), rows))
+    output.line(
+        "\nNone is on PyPI yet: install one from a checkout of gent with "
+        "'gent install ./plugins/DISTRIBUTION'."
+    )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """List plugins; exit 1 in strict mode when a plugin fails, else 0."""
     from gent_core.errors import GentError
 
     output = Output()  # plugin errors may quote anything: control characters are shown
+    if args.available:
+        return _available(output, args.json)
     try:
         listing = _listing()
     except GentError as error:

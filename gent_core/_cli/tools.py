@@ -221,8 +221,12 @@ def _report(args: argparse.Namespace, infos: list[ToolInfo], registry: Any, outp
             import difflib
 
             names = [info.name for info in infos]
+            from gent_core._plugins.available import install_hint
+
             close = difflib.get_close_matches(args.name, names, n=1, cutoff=0.5)
+            supplied = install_hint("tool", args.name)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = f" ({supplied})" if supplied else hint
             output.error(
                 "gent tools show",
                 f"no tool named {args.name!r}{hint}; installed tools: {', '.join(names) or 'none'}",

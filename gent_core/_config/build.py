@@ -145,7 +145,9 @@ class _Builder:
             entry = self.registry.get(kind, spec.name)
         except ComponentNotFoundError as error:
             message = f"no {kind} named {spec.name!r}"
-            if error.suggestion:
+            if error.install_hint:
+                message = f"{message} ({error.install_hint})"
+            elif error.suggestion:
                 message += f" (did you mean {error.suggestion!r}?)"
             listed = ", ".join(error.available) if error.available else "(none)"
             self.problem(f"{message}; installed {kind}s: {listed}", where)

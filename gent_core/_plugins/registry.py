@@ -215,7 +215,11 @@ class Registry:
         import difflib  # only for an unknown name: the command line's start stays light
 
         close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
-        return ComponentNotFoundError(kind, name, available, close[0] if close else None)
+        from gent_core._plugins.available import install_hint
+
+        return ComponentNotFoundError(
+            kind, name, available, close[0] if close else None, install_hint(kind, name)
+        )
 
     def create(self, kind: ComponentKind, name: str, **options: Any) -> Any:
         """Look up ``name`` and build the component with ``options``.

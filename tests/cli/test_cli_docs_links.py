@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gent_core import _docs_url
 from gent_core._cli.errors import DOCS_PAGES, UsageError, docs_hint, docs_page
-from gent_core._docs_url import DEFAULT_DOCS_URL, docs_url
+from gent_core._docs_url import docs_url
 from gent_core.errors import (
     AmbiguousComponentError,
     ConfigError,
@@ -65,17 +66,10 @@ def test_the_most_specific_type_wins() -> None:
     assert docs_page(ParseError("x")) == "reference/errors.md"  # via GentError
     assert docs_page(GentError) == "reference/errors.md"
     assert docs_page(ValueError("not gent's")) is None
-    assert docs_hint(ConfigError("x")) == f"see {DEFAULT_DOCS_URL}configuration/"
+    assert docs_hint(ConfigError("x")) == f"see {docs_url('configuration.md')}"
 
 
 # --------------------------------------------------------------------------- the site's URLs
-
-
-def test_the_default_site_is_mkdocs_site_url() -> None:
-    mkdocs = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
-    found = re.search(r"^site_url:\s*(\S+)\s*$", mkdocs, re.MULTILINE)
-    assert found is not None, "mkdocs.yml has no site_url"
-    assert found.group(1) == DEFAULT_DOCS_URL
 
 
 @pytest.mark.parametrize(
@@ -89,10 +83,37 @@ def test_the_default_site_is_mkdocs_site_url() -> None:
         ("configuration.md#toolsets", "configuration/#toolsets"),
     ],
 )
-def test_a_page_is_its_address_on_the_site(page: str, path: str) -> None:
-    assert docs_url(page, environ={}) == DEFAULT_DOCS_URL + path
+def test_a_page_is_its_address_on_a_configured_site(page: str, path: str) -> None:
+    served = {"GENT_DOCS_URL": "http://127.0.0.1:8000/"}
+    assert docs_url(page, environ=served) == "http://127.0.0.1:8000/" + path
     mirror = {"GENT_DOCS_URL": "file:///home/me/gent/site"}  # the trailing slash is added
     assert docs_url(page, environ=mirror) == "file:///home/me/gent/site/" + path
+
+
+@pytest.mark.parametrize(
+    ("page", "file", "anchor"),
+    [
+        ("", "index.md", ""),
+        ("limits.md", "limits.md", ""),
+        ("reference/errors.md", "reference/errors.md", ""),
+        ("configuration.md#toolsets", "configuration.md", "#toolsets"),
+    ],
+)
+def test_without_a_site_a_page_is_its_file_in_the_checkout(
+    page: str, file: str, anchor: str
+) -> None:
+    # No site publishes the docs: the address must be something a reader can open.
+    address = docs_url(page, environ={})
+    assert address == f"{DOCS / file}{anchor}"
+    assert (DOCS / file).is_file()
+
+
+def test_without_a_checkout_a_page_is_named_in_the_repository(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_docs_url, "_checkout_docs", lambda: None)
+    assert docs_url("limits.md#sizes", environ={}) == "docs/limits.md#sizes in gent's repository"
+    assert docs_url("", environ={}) == "docs/index.md in gent's repository"
 
 
 def test_an_error_on_the_command_line_points_to_the_configured_site(tmp_path: Path) -> None:

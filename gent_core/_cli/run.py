@@ -177,11 +177,12 @@ def _is_run_id(value: str) -> bool:
     transcript file: no such file, and only the characters of a run id.
     """
     from gent_core._history.store import RUN_ID_ALPHABET
+    from gent_core._path_probe import probe_path
 
     return (
         0 < len(value) <= 26
         and set(value.upper()) <= set(RUN_ID_ALPHABET)
-        and not Path(value).exists()
+        and not probe_path(value).exists
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -166,18 +167,58 @@ def test_a_link_at_the_cache_file_is_replaced_not_followed(
     assert cache.recall("topic") == "ours"
 
 
-def test_a_fifo_at_the_cache_path_is_ignored_without_blocking(cache_home: Path) -> None:
-    target = _target("topic")
-    target.parent.mkdir(parents=True, mode=0o700)
+_PLANT_AND_RECALL = """
+import os, sys
+from pathlib import Path
+from gent_core._plugins import cache
+target = Path(cache._file_for(cache._key("topic")))
+target.parent.mkdir(parents=True, mode=0o700)
+if sys.argv[1] == "fifo":
     os.mkfifo(target, 0o600)
-    assert cache.recall("topic") is None  # with no writer, an open that blocks never returns
+else:
+    target.symlink_to(sys.argv[1])
+print(cache.recall("topic"))
+import resource
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr)
+"""
+
+
+def _recall_in_a_process(cache_home: Path, planted: str) -> subprocess.CompletedProcess[str]:
+    """Plant ``planted`` at the cache file's path and recall, in a process of its own: a
+    cache that blocks on a FIFO, or reads ``/dev/zero`` until memory runs out (capped at
+    1 GiB here), fails the test instead of stopping the suite.
+    """
+
+    def cap_memory() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-c", _PLANT_AND_RECALL, planted],
+        env={**os.environ, "XDG_CACHE_HOME": str(cache_home.parent)},
+        capture_output=True,
+        text=True,
+        timeout=120,  # a guard only: the cache opens without blocking and returns at once
+        preexec_fn=cap_memory,  # noqa: PLW1509 - a plain function, no threads involved
+        check=False,
+    )
+
+
+def test_a_fifo_at_the_cache_path_is_ignored_without_blocking(cache_home: Path) -> None:
+    """The instance: a FIFO at the cache path hung every command."""
+    done = _recall_in_a_process(cache_home, "fifo")
+    assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr
 
 
 def test_a_link_to_dev_zero_is_not_read(cache_home: Path) -> None:
-    target = _target("topic")
-    target.parent.mkdir(parents=True, mode=0o700)
-    target.symlink_to("/dev/zero")
-    assert cache.recall("topic") is None
+    """The instance: a link to ``/dev/zero`` was read until MemoryError (caught, as every
+    error of the cache is: what shows it is the memory the process came to hold).
+    """
+    done = _recall_in_a_process(cache_home, "/dev/zero")
+    assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr
+    peak_mib = int(done.stderr.split()[-1])
+    assert peak_mib < 256  # nothing was read: the interpreter and gent_core alone
 
 
 def test_a_cache_file_over_the_size_limit_is_not_read(

@@ -59,7 +59,7 @@ def test_a_timeout_that_fails_every_run_is_refused(
     """The instance is ``--timeout -1`` (accepted, and every run failed); the rest are
     variants: zero, not a number, infinite, past a week.
     """
-    err = _usage_error(capsys, "--timeout", value)
+    err = _usage_error(capsys, f"--timeout={value}")
     assert "argument --timeout: expected a number of seconds more than 0 and at most" in err
 
 

@@ -314,7 +314,6 @@ if TYPE_CHECKING:
         NOFOLLOW,
         USE_DIR_FD,
     )
-    from gent_core._path_probe import PathProbe, probe_path
     from gent_core._openai_messages import (
         OPENAI_FORM_KEY,
         message_to_openai,

@@ -384,7 +384,7 @@ def _says(text: str) -> Callable[[Outcome], str | None]:
 
 def cache_probe_size_scenarios() -> list[Scenario]:
     """Issue 24 §2 and the path, size, declaration and eval-option parts of §3."""
-    config = {"a.yaml": scripted(ANSWER)}
+    config: dict[str, str | bytes] = {"a.yaml": scripted(ANSWER)}
     found = [
         Scenario("cache-planted-this", ["eval", "--help"], setup=_plant_module, check=_no_zen),
         Scenario(
@@ -422,11 +422,11 @@ def cache_probe_size_scenarios() -> list[Scenario]:
             {"w.yaml": scripted(ANSWER, extra=f"working_directory: {LONG}\n")},
             codes=(2,),
         ),
-        Scenario(
-            "probe-resume-long", ["run", "a.yaml", "--resume", LONG + ".jsonl"], config, (2,)
-        ),
+        Scenario("probe-resume-long", ["run", "a.yaml", "--resume", LONG + ".jsonl"], config, (2,)),
         Scenario("probe-single-yaml-long", ["run", LONG + ".yaml"], codes=(2,)),
-        Scenario("probe-single-yaml-long-dirs", ["run", "/".join([LONG] * 20) + ".yaml"], codes=(2,)),
+        Scenario(
+            "probe-single-yaml-long-dirs", ["run", "/".join([LONG] * 20) + ".yaml"], codes=(2,)
+        ),
         Scenario(
             "probe-eval-30-categories",
             ["eval", "bfcl:" + ",".join(f"no_such_category_{n}" for n in range(30))],
@@ -437,7 +437,11 @@ def cache_probe_size_scenarios() -> list[Scenario]:
         Scenario(
             "declare-dev-zero",
             ["run", "d.yaml", "hi"],
-            {"d.yaml": scripted(ANSWER).replace("tools: [calculator]", "tools: [{declare: {file: /dev/zero}}]")},
+            {
+                "d.yaml": scripted(ANSWER).replace(
+                    "tools: [calculator]", "tools: [{declare: {file: /dev/zero}}]"
+                )
+            },
             codes=(2,),
         ),
         Scenario(

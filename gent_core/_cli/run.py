@@ -14,7 +14,6 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core._cli.agentconfig import (

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from gent_core._config.loading import LoadedConfig, format_key, load_config, parse_config
-from gent_core._path_probe import probe_path
 from gent_core._config.secrets import MASK
 from gent_core._config.yamldoc import KeyPath
+from gent_core._path_probe import probe_path
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
 __all__ = ["config_from_record"]

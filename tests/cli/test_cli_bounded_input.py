@@ -10,6 +10,7 @@ and suite files: gent-eval's ``tests/test_eval_extensions.py``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO, cast
 
 import pytest
 
@@ -265,27 +266,30 @@ def test_a_limit_of_64g_reads_a_small_file_without_reserving_the_limit(
     single read of limit + 1 bytes reserved that much memory first).
     """
     from gent_core import _bounded
+    from gent_core.errors import InputTooLargeError
 
     sizes: list[int] = []
     real_read = _bounded._read_at_most
 
     class Counting:
-        def __init__(self, handle: object) -> None:
+        def __init__(self, handle: IO[bytes]) -> None:
             self.handle = handle
 
         def read(self, size: int) -> bytes:
             sizes.append(size)
-            return self.handle.read(size)  # type: ignore[attr-defined, no-any-return]
+            return self.handle.read(size)
 
-    monkeypatch.setattr(
-        _bounded, "_read_at_most", lambda handle, *rest: real_read(Counting(handle), *rest)
-    )
+    def counted(handle: IO[bytes], limit: int, expected: int = 0) -> bytes:
+        return real_read(cast("IO[bytes]", Counting(handle)), limit, expected)
+
+    monkeypatch.setattr(_bounded, "_read_at_most", counted)
     path = tmp_path / "agent.yaml"
     path.write_bytes(b"x" * 3000)
     data = _bounded.read_file(path, _bounded.CONFIG_FILE, environ={"GENT_MAX_CONFIG_SIZE": "64G"})
     assert data == b"x" * 3000
     assert sizes and max(sizes) <= 1024 * 1024
-    dev_zero = _bounded.read_file
-    with pytest.raises(_bounded.InputTooLargeError):
-        dev_zero("/dev/zero", _bounded.CONFIG_FILE, environ={"GENT_MAX_CONFIG_SIZE": "3M"})
+    with pytest.raises(InputTooLargeError):
+        _bounded.read_file(
+            "/dev/zero", _bounded.CONFIG_FILE, environ={"GENT_MAX_CONFIG_SIZE": "3M"}
+        )
     assert max(sizes) <= 1024 * 1024

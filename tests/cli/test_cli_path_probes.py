@@ -7,6 +7,7 @@ Through the real CLI in this process (``main([...])``) with the scripted model.
 
 from __future__ import annotations
 
+import argparse
 import errno
 import os
 from pathlib import Path
@@ -154,10 +155,5 @@ def test_a_gent_yaml_that_cannot_be_checked_is_not_used(
     _unsearchable(monkeypatch, work)
     monkeypatch.setattr(agentconfig, "LOCAL_CONFIG", str(work / "gent.yaml"))
     assert not agentconfig.is_config_file(str(work / "gent.yaml"))
-    loaded = agentconfig.load_agent_config(None, _Namespace())
+    loaded = agentconfig.load_agent_config(None, argparse.Namespace(overrides=[], no_tools=False))
     assert loaded.source != str(work / "gent.yaml")
-
-
-class _Namespace:
-    overrides: list[object] = []
-    no_tools = False

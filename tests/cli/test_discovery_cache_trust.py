@@ -200,7 +200,7 @@ def _recall_in_a_process(cache_home: Path, planted: str) -> subprocess.Completed
         capture_output=True,
         text=True,
         timeout=120,  # a guard only: the cache opens without blocking and returns at once
-        preexec_fn=cap_memory,  # noqa: PLW1509 - a plain function, no threads involved
+        preexec_fn=cap_memory,
         check=False,
     )
 

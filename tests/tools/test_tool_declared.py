@@ -264,10 +264,15 @@ def test_a_declaration_file_is_read_within_its_size_limit(
     [
         ("nan.json", '{"name": "t", "parameters": {"default": NaN}}', "NaN is not a JSON value"),
         ("deep.json", "[" * 5000 + "]" * 5000, "nests more than 100 levels deep"),
-        ("bomb.yaml", "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-            f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-            for p, c in zip("abcdef", "bcdefg", strict=True)
-        ), "more than 100,000 values"),
+        (
+            "bomb.yaml",
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                for p, c in zip("abcdef", "bcdefg", strict=True)
+            ),
+            "more than 100,000 values",
+        ),
     ],
 )
 def test_a_declaration_file_is_parsed_within_gents_bounds(

@@ -492,7 +492,6 @@ def _source(suite: str) -> tuple[str, str, SuiteLoader] | None:
     file (a file of that name wins over a source).
     """
     from gent_core.toolkit import probe_path
-
     from gent_eval.extensions import suite_sources
 
     match = _SOURCE.fullmatch(suite)

@@ -369,6 +369,17 @@ def _victim_link(path: Path) -> None:
     path.symlink_to(path.parent.parent.parent / "victim.txt")
 
 
+def _victim_tmp_links(root: Path, env: dict[str, str]) -> None:
+    """The review's instance: ``<file>.<pid>.tmp`` links to a victim, for the next process
+    ids (as an attacker would plant them), and no cache file, so the next command writes.
+    """
+    last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+    for path in _cached(root, env):
+        path.unlink()
+        for pid in range(last + 1, last + 400):
+            Path(f"{path}.{pid}.tmp").symlink_to(root / "victim.txt")
+
+
 def _no_zen(outcome: Outcome) -> str | None:
     return f"{ZEN!r} printed: a planted module was imported" if ZEN in outcome.out else None
 
@@ -402,6 +413,14 @@ def cache_probe_size_scenarios() -> list[Scenario]:
             ["plugins"],
             setup=_replace_cache(lambda path: path.symlink_to("/dev/zero")),
             codes=(0,),
+        ),
+        Scenario(
+            "cache-tmp-link-to-victim",
+            ["--help"],
+            {"victim.txt": "precious"},
+            setup=_victim_tmp_links,
+            codes=(0,),
+            check=_victim_intact,
         ),
         Scenario(
             "cache-link-to-victim",

@@ -396,6 +396,7 @@ def _says(text: str) -> Callable[[Outcome], str | None]:
 def cache_probe_size_scenarios() -> list[Scenario]:
     """Issue 24 §2 and the path, size, declaration and eval-option parts of §3."""
     config: dict[str, str | bytes] = {"a.yaml": scripted(ANSWER)}
+    suite: dict[str, str | bytes] = {**config, "s.yaml": "tasks: [{id: t, text: hi}]\n"}
     found = [
         Scenario("cache-planted-this", ["eval", "--help"], setup=_plant_module, check=_no_zen),
         Scenario(
@@ -475,11 +476,33 @@ def cache_probe_size_scenarios() -> list[Scenario]:
             codes=(2,),
         ),
         # bad gent eval options and suites
-        Scenario("eval-repeat-huge", ["eval", "s.yaml", "--repeat", "9" * 20], codes=(2,)),
-        Scenario("eval-repeat-5000-digits", ["eval", "s.yaml", "--repeat", "9" * 5000], codes=(2,)),
-        Scenario("eval-timeout-negative", ["eval", "s.yaml", "--timeout", "-1"], codes=(2,)),
-        Scenario("eval-timeout-nan", ["eval", "s.yaml", "--timeout", "nan"], codes=(2,)),
-        Scenario("eval-concurrency-huge", ["eval", "s.yaml", "--concurrency", "1e9"], codes=(2,)),
+        Scenario(
+            "eval-repeat-huge",
+            ["eval", "s.yaml", "a.yaml", "--repeat", "9" * 20],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-repeat-5000-digits",
+            ["eval", "s.yaml", "a.yaml", "--repeat", "9" * 5000],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-timeout-negative",
+            ["eval", "s.yaml", "a.yaml", "--timeout", "-1"],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-timeout-nan", ["eval", "s.yaml", "a.yaml", "--timeout", "nan"], suite, codes=(2,)
+        ),
+        Scenario(
+            "eval-concurrency-huge",
+            ["eval", "s.yaml", "a.yaml", "--concurrency", "1e9"],
+            suite,
+            codes=(2,),
+        ),
         Scenario(
             "eval-task-id-long",
             ["eval", "s.yaml"],

@@ -53,7 +53,11 @@ class Site:
     def environment(self, **extra: str) -> dict[str, str]:
         environ = {k: v for k, v in os.environ.items() if not k.startswith("GENT_")}
         environ["GENT_HOME"] = str(self.cache.parent / "home")
-        environ["PYTHONPATH"] = str(self.path)
+        # the site first; then what the suite runs with (a worktree's code in development)
+        inherited = os.environ.get("PYTHONPATH")
+        environ["PYTHONPATH"] = os.pathsep.join(
+            [str(self.path), *([inherited] if inherited else [])]
+        )
         environ["XDG_CACHE_HOME"] = str(self.cache)
         environ["COLUMNS"] = "200"
         environ.update(extra)

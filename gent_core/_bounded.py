@@ -41,11 +41,13 @@ from gent_core.errors import InputBoundsError, InputError, InputSyntaxError, Inp
 __all__ = [
     "CONFIG_FILE",
     "CONVERSATION_FILE",
+    "DECLARATION_FILE",
     "FILE_KINDS",
     "MAX_YAML_VALUES",
     "SUITE_FILE",
     "TASK_INPUT",
     "TRANSCRIPT_FILE",
+    "MAX_SIZE_LIMIT",
     "FileKind",
     "compose_yaml",
     "construct_scalar",
@@ -101,11 +103,25 @@ CONVERSATION_FILE = FileKind("conversation file", "GENT_MAX_CONVERSATION_SIZE", 
 TASK_INPUT = FileKind("task", "GENT_MAX_TASK_SIZE", 4 * _MIB)
 """A task read from standard input (``echo TASK | gent run``, ``gent run CONFIG -``)."""
 
-FILE_KINDS = (CONFIG_FILE, SUITE_FILE, TRANSCRIPT_FILE, CONVERSATION_FILE, TASK_INPUT)
+DECLARATION_FILE = FileKind("tool declarations file", "GENT_MAX_DECLARATION_SIZE", 8 * _MIB)
+"""Tool declarations (``declare: {file: ...}``): JSON or YAML function docs, MCP listings."""
+
+FILE_KINDS = (
+    CONFIG_FILE,
+    SUITE_FILE,
+    TRANSCRIPT_FILE,
+    CONVERSATION_FILE,
+    TASK_INPUT,
+    DECLARATION_FILE,
+)
 """Every kind of file with a size limit."""
 
 _UNITS = {"": 1, "k": 1024, "m": _MIB, "g": 1024 * _MIB}
 _SIZE = re.compile(r"^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$", re.IGNORECASE)
+
+MAX_SIZE_LIMIT = 64 * 1024 * _MIB
+"""The largest size limit a ``GENT_MAX_*_SIZE`` variable may set (64 GiB: gent reads such a
+file into memory)."""
 
 
 def _show_size(size: int) -> str:
@@ -121,7 +137,7 @@ def size_limit(kind: FileKind, environ: Mapping[str, str] | None = None) -> int:
     """The size limit of ``kind`` in bytes: its variable when set, else its default.
 
     The variable holds a number of bytes, optionally with a ``K``, ``M`` or ``G`` suffix
-    (binary units: ``64M`` is 64 MiB).
+    (binary units: ``64M`` is 64 MiB), from 1 byte to :data:`MAX_SIZE_LIMIT` (``64G``).
 
     Raises:
         InputError: The variable is set to something else, naming it and what is accepted.
@@ -129,13 +145,45 @@ def size_limit(kind: FileKind, environ: Mapping[str, str] | None = None) -> int:
     text = (os.environ if environ is None else environ).get(kind.variable, "").strip()
     if not text:
         return kind.default
+    accepted = (
+        f"write a number of bytes from 1 to {MAX_SIZE_LIMIT:,} (64G), optionally with a K, M "
+        f"or G suffix (e.g. {kind.variable}=64M)"
+    )
+    shown = text if len(text) <= 40 else text[:40] + "..."
     match = _SIZE.match(text)
-    if match is None or int(match.group(1)) == 0:
-        raise InputError(
-            f"{kind.variable}={text!r} is not a size; write a positive number of bytes, "
-            f"optionally with a K, M or G suffix (e.g. {kind.variable}=64M)",
-        )
-    return int(match.group(1)) * _UNITS[match.group(2).lower()]
+    if match is None:
+        raise InputError(f"{kind.variable}={shown!r} is not a size; {accepted}")
+    digits = match.group(1).lstrip("0")
+    # compared as text first: a number of thousands of digits is never turned into an int
+    if len(digits) > len(str(MAX_SIZE_LIMIT)):
+        size = MAX_SIZE_LIMIT + 1
+    else:
+        size = int(digits or "0") * _UNITS[match.group(2).lower()]
+    if size == 0:
+        raise InputError(f"{kind.variable}={shown!r} is not a size; {accepted}")
+    if size > MAX_SIZE_LIMIT:
+        raise InputError(f"{kind.variable}={shown!r} is too large; {accepted}")
+    return size
+
+
+def _read_at_most(stream: IO[bytes], limit: int, expected: int = 0) -> bytes:
+    """Up to ``limit + 1`` bytes of ``stream``, read in pieces of at most 1 MiB (a read of
+    ``limit + 1`` bytes at once would reserve that much memory first, whatever arrives).
+
+    ``expected`` is the size the caller knows of (a file's ``stat``): the first read asks for
+    one byte more, so a file of that size takes one read and the end of file.
+    """
+    chunks: list[bytes] = []
+    left = limit + 1
+    want = max(expected + 1, 1)
+    while left > 0:
+        chunk = stream.read(min(left, want, _MIB))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+        want = _MIB
+    return b"".join(chunks)
 
 
 def _too_large(name: str, kind: FileKind, limit: int, size: int | None) -> InputTooLargeError:
@@ -170,7 +218,7 @@ def read_file(
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
             raise _too_large(name, kind, limit, size)
-        data = handle.read(limit + 1)
+        data = _read_at_most(handle, limit, size)
     if len(data) > limit:
         raise _too_large(name, kind, limit, None)
     return data
@@ -213,7 +261,7 @@ def read_stream(
         InputError: The limit's variable is not a size.
     """
     limit = size_limit(kind, environ)
-    data = stream.read(limit + 1)
+    data = _read_at_most(stream, limit)
     if len(data) > limit:
         raise _too_large(name, kind, limit, None)
     return data

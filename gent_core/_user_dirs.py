@@ -6,16 +6,22 @@ directory (the history database) and the cache directory (plugin discovery).
 * macOS: ``~/Library/Application Support/gent`` and ``~/Library/Caches/gent``;
 * Windows: ``%LOCALAPPDATA%\gent`` and ``%LOCALAPPDATA%\gent\Cache``.
 
-Only :mod:`os` and :mod:`sys`: the command line asks for the cache directory at every start.
+:func:`trusted_dir` says whether such a directory may be used at all: it must be the user's
+own, as pip requires of its cache (``sudo -E gent`` keeps the caller's ``HOME``, and a shared
+``XDG_CACHE_HOME`` may be anyone's).
+
+Only :mod:`os`, :mod:`stat` and :mod:`sys`: the command line asks for the cache directory at
+every start.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from typing import Literal
 
-__all__ = ["user_dir"]
+__all__ = ["owned_by_user", "trusted_dir", "user_dir"]
 
 
 def user_dir(kind: Literal["data", "cache"]) -> str:
@@ -32,3 +38,29 @@ def user_dir(kind: Literal["data", "cache"]) -> str:
     else:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
     return os.path.join(base, "gent")
+
+
+def owned_by_user(status: os.stat_result) -> bool:
+    """Whether a file or directory with this ``stat`` is the effective user's own and no
+    other user may write it: not writable by others, nor by its group unless that is the
+    user's own group (the private group of a ``umask 002`` system). Always true on Windows,
+    which has no such bits to read.
+    """
+    geteuid = getattr(os, "geteuid", None)
+    if geteuid is None:
+        return True
+    if status.st_uid != geteuid() or status.st_mode & stat.S_IWOTH:
+        return False
+    return not status.st_mode & stat.S_IWGRP or status.st_gid == os.getegid()
+
+
+def trusted_dir(directory: str) -> bool:
+    """Whether ``directory`` may hold files gent reads back: an existing directory, not a
+    symbolic link, owned by the effective user and writable by no one else. Anything else
+    (someone else's directory, a world-writable one, a link, a file) is not used.
+    """
+    try:
+        status = os.lstat(directory)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISDIR(status.st_mode) and owned_by_user(status)

@@ -33,7 +33,8 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   (:func:`default_agent_yaml`) and the problems a config error lists
   (:func:`problems_from_validation_error`, :func:`unknown_problem`, :func:`format_key`);
 * **files, imports and transcripts**: a relative path judged on its text
-  (:func:`relative_path_problem`), ``module:name`` imports from given folders
+  (:func:`relative_path_problem`), what is at a path from outside, asked without a traceback
+  (:func:`probe_path`), ``module:name`` imports from given folders
   (:func:`import_object`, :func:`import_search_path`), a run's JSONL transcript read back
   (:func:`load_transcript`);
 * **command-line frame** for plugin commands: gent's help formatter (:class:`HelpFormatter`),
@@ -182,6 +183,8 @@ _EXPORTS: dict[str, str] = {
     "search": "gent_core._regexes",
     "relative_path_problem": "gent_core._observation",
     "import_object": "gent_core._importing",
+    "PathProbe": "gent_core._path_probe",
+    "probe_path": "gent_core._path_probe",
     "import_search_path": "gent_core._importing",
     "load_transcript": "gent_core._agent.transcript",
     # the command-line frame

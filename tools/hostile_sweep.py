@@ -49,6 +49,7 @@ class Scenario:
     env: dict[str, str] = field(default_factory=dict)
     stdin: str | None = None
     check: Callable[[Outcome], str | None] | None = None
+    setup: Callable[[Path, dict[str, str]], None] | None = None
 
 
 def scripted(*outputs: str, extra: str = "") -> str:
@@ -305,6 +306,256 @@ def scenarios() -> list[Scenario]:
             codes=(0, 1, 2),
         ),
     ]
+    found += cache_probe_size_scenarios()
+    return found
+
+
+# --------------------------------------------------------------------------- issue 24 §2-3
+# The discovery cache (planted entries, links, FIFOs, foreign directories), path probes
+# (300-character names, a file on the way), huge size variables, unbounded declaration
+# files and bad gent eval options.
+
+LONG = "x" * 300
+ZEN = "Beautiful is better than ugly"
+
+
+def _cached(root: Path, env: dict[str, str]) -> list[Path]:
+    """Point the cache at ``root/cache``, fill it (``gent --help``, ``gent plugins``), and
+    return its files.
+    """
+    env["XDG_CACHE_HOME"] = str(root / "cache")
+    env.pop("GENT_NO_CACHE", None)
+    for args in (["--help"], ["plugins"]):
+        subprocess.run([GENT, *args], cwd=root, env=env, capture_output=True, timeout=TIMEOUT)
+    return sorted((root / "cache" / "gent").glob("*.json"))
+
+
+def _plant_module(root: Path, env: dict[str, str]) -> None:
+    """The review's instance: ``"module": "this"`` with one missing path as the fingerprint."""
+    for path in _cached(root, env):
+        stored = json.loads(path.read_text())
+        if path.name.startswith("commands"):
+            for entry in stored["value"]:
+                if entry[0] == "eval":
+                    entry[2] = "this"
+            stored["value"].append(["ghost", "ghostly", "this", "only in the cache"])
+        stored["files"] = stored["modules"] = [[str(root / "missing.py"), None, None]]
+        path.write_text(json.dumps(stored))
+
+
+def _replace_cache(make: Callable[[Path], None]) -> Callable[[Path, dict[str, str]], None]:
+    def setup(root: Path, env: dict[str, str]) -> None:
+        for path in _cached(root, env):
+            path.unlink()
+            make(path)
+
+    return setup
+
+
+def _foreign_dir(root: Path, env: dict[str, str]) -> None:
+    _plant_module(root, env)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.chown(root / "cache" / "gent", 4242, -1)
+    else:
+        os.chmod(root / "cache" / "gent", 0o777)
+
+
+def _world_writable(root: Path, env: dict[str, str]) -> None:
+    _plant_module(root, env)
+    os.chmod(root / "cache" / "gent", 0o777)
+
+
+def _victim_link(path: Path) -> None:
+    path.symlink_to(path.parent.parent.parent / "victim.txt")
+
+
+def _victim_tmp_links(root: Path, env: dict[str, str]) -> None:
+    """The review's instance: ``<file>.<pid>.tmp`` links to a victim, for the next process
+    ids (as an attacker would plant them), and no cache file, so the next command writes.
+    """
+    last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+    for path in _cached(root, env):
+        path.unlink()
+        for pid in range(last + 1, last + 400):
+            Path(f"{path}.{pid}.tmp").symlink_to(root / "victim.txt")
+
+
+def _no_zen(outcome: Outcome) -> str | None:
+    return f"{ZEN!r} printed: a planted module was imported" if ZEN in outcome.out else None
+
+
+def _victim_intact(outcome: Outcome) -> str | None:
+    victim = outcome.folder / "victim.txt"
+    return None if victim.read_text() == "precious" else "the victim file was written through"
+
+
+def _says(text: str) -> Callable[[Outcome], str | None]:
+    return contains(text, where="err")
+
+
+def cache_probe_size_scenarios() -> list[Scenario]:
+    """Issue 24 §2 and the path, size, declaration and eval-option parts of §3."""
+    config: dict[str, str | bytes] = {"a.yaml": scripted(ANSWER)}
+    suite: dict[str, str | bytes] = {**config, "s.yaml": "tasks: [{id: t, text: hi}]\n"}
+    found = [
+        Scenario("cache-planted-this", ["eval", "--help"], setup=_plant_module, check=_no_zen),
+        Scenario(
+            "cache-planted-ghost",
+            ["--help"],
+            setup=_plant_module,
+            codes=(0,),
+            check=lambda o: "planted command listed" if "ghost" in o.out else None,
+        ),
+        Scenario("cache-foreign-dir", ["eval", "--help"], setup=_foreign_dir, check=_no_zen),
+        Scenario("cache-world-writable", ["eval", "--help"], setup=_world_writable, check=_no_zen),
+        Scenario("cache-fifo", ["--help"], setup=_replace_cache(os.mkfifo), codes=(0,)),
+        Scenario(
+            "cache-dev-zero",
+            ["plugins"],
+            setup=_replace_cache(lambda path: path.symlink_to("/dev/zero")),
+            codes=(0,),
+        ),
+        Scenario(
+            "cache-tmp-link-to-victim",
+            ["--help"],
+            {"victim.txt": "precious"},
+            setup=_victim_tmp_links,
+            codes=(0,),
+            check=_victim_intact,
+        ),
+        Scenario(
+            "cache-link-to-victim",
+            ["--help"],
+            {"victim.txt": "precious"},
+            setup=_replace_cache(_victim_link),
+            codes=(0,),
+            check=_victim_intact,
+        ),
+        # path probes
+        Scenario("probe-cwd-long", ["run", "a.yaml", "--cwd", LONG, "hi"], config, codes=(2,)),
+        Scenario(
+            "probe-cwd-through-file", ["run", "a.yaml", "--cwd", "a.yaml/sub", "hi"], config, (2,)
+        ),
+        Scenario(
+            "probe-working-directory-long",
+            ["run", "w.yaml", "hi"],
+            {"w.yaml": scripted(ANSWER, extra=f"working_directory: {LONG}\n")},
+            codes=(2,),
+        ),
+        Scenario("probe-resume-long", ["run", "a.yaml", "--resume", LONG + ".jsonl"], config, (2,)),
+        Scenario("probe-single-yaml-long", ["run", LONG + ".yaml"], codes=(2,)),
+        Scenario(
+            "probe-single-yaml-long-dirs", ["run", "/".join([LONG] * 20) + ".yaml"], codes=(2,)
+        ),
+        Scenario(
+            "probe-eval-30-categories",
+            ["eval", "bfcl:" + ",".join(f"no_such_category_{n}" for n in range(30))],
+            codes=(2,),
+        ),
+        Scenario("probe-call-cwd-long", ["call", "calculator", "{}", "--cwd", LONG], codes=(2,)),
+        # unbounded declaration files
+        Scenario(
+            "declare-dev-zero",
+            ["run", "d.yaml", "hi"],
+            {
+                "d.yaml": scripted(ANSWER).replace(
+                    "tools: [calculator]", "tools: [{declare: {file: /dev/zero}}]"
+                )
+            },
+            codes=(2,),
+        ),
+        Scenario(
+            "declare-nan-json",
+            ["run", "d.yaml", "hi"],
+            {
+                "d.yaml": scripted(ANSWER).replace(
+                    "tools: [calculator]", "tools: [{declare: {file: t.json}}]"
+                ),
+                "t.json": '{"name": "t", "parameters": {"type": "object", "default": NaN}}',
+            },
+            codes=(2,),
+        ),
+        # bad gent eval options and suites
+        Scenario(
+            "eval-repeat-huge",
+            ["eval", "s.yaml", "a.yaml", "--repeat", "9" * 20],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-repeat-5000-digits",
+            ["eval", "s.yaml", "a.yaml", "--repeat", "9" * 5000],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-timeout-negative",
+            ["eval", "s.yaml", "a.yaml", "--timeout", "-1"],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-timeout-nan", ["eval", "s.yaml", "a.yaml", "--timeout", "nan"], suite, codes=(2,)
+        ),
+        Scenario(
+            "eval-concurrency-huge",
+            ["eval", "s.yaml", "a.yaml", "--concurrency", "1e9"],
+            suite,
+            codes=(2,),
+        ),
+        Scenario(
+            "eval-task-id-long",
+            ["eval", "s.yaml"],
+            {"s.yaml": f"tasks:\n  - id: {LONG}\n    text: hi\n"},
+            codes=(2,),
+            check=_says("at most 100 characters"),
+        ),
+        Scenario(
+            "eval-tasks-empty",
+            ["eval", "s.yaml"],
+            {"s.yaml": "tasks: []\n"},
+            codes=(2,),
+            check=_says("must not be empty"),
+        ),
+    ]
+    # huge size variables: config, task, transcript, suite (and a 5,000-digit variant)
+    for value in ("99999999999999999999G", "9" * 5000, "65G"):
+        short = value[:6]
+        found += [
+            Scenario(
+                f"size-config-{short}",
+                ["run", "a.yaml", "hi"],
+                config,
+                env={"GENT_MAX_CONFIG_SIZE": value},
+                codes=(2,),
+                check=_says("GENT_MAX_CONFIG_SIZE"),
+            ),
+            Scenario(
+                f"size-task-{short}",
+                ["run", "a.yaml", "-"],
+                config,
+                env={"GENT_MAX_TASK_SIZE": value},
+                stdin="hi",
+                codes=(2,),
+                check=_says("GENT_MAX_TASK_SIZE"),
+            ),
+            Scenario(
+                f"size-transcript-{short}",
+                ["run", "a.yaml", "--resume", "t.jsonl"],
+                {**config, "t.jsonl": "{}\n"},
+                env={"GENT_MAX_TRANSCRIPT_SIZE": value},
+                codes=(2,),
+                check=_says("GENT_MAX_TRANSCRIPT_SIZE"),
+            ),
+            Scenario(
+                f"size-suite-{short}",
+                ["eval", "s.yaml"],
+                {"s.yaml": "tasks: [{text: hi}]\n"},
+                env={"GENT_MAX_SUITE_SIZE": value},
+                codes=(2,),
+                check=_says("GENT_MAX_SUITE_SIZE"),
+            ),
+        ]
     return found
 
 
@@ -327,6 +578,8 @@ def run(scenario: Scenario) -> tuple[bool, str, float]:
                 path.write_text(content, encoding="utf-8", errors="surrogateescape")
         env = {**os.environ, "NO_COLOR": "1", **scenario.env}
         env["GENT_HISTORY"] = str(root / "history.db")
+        if scenario.setup is not None:
+            scenario.setup(root, env)
         started = time.perf_counter()
         try:
             done = subprocess.run(

@@ -392,7 +392,11 @@ def _lines(path: Path) -> list[bytes]:
     try:
         data = read_file(path, TRANSCRIPT_FILE)
     except OSError as error:
-        reason = "it is a directory" if path.is_dir() else (error.strerror or str(error)).lower()
+        reason = (
+            "it is a directory"
+            if isinstance(error, IsADirectoryError)
+            else (error.strerror or str(error)).lower()
+        )
         raise TranscriptError(
             f"cannot read the transcript {path}: {reason}", location=Location(file=str(path))
         ) from None

@@ -69,8 +69,12 @@ CONFIG_SUFFIXES = (".yaml", ".yml")
 
 
 def is_config_file(text: str) -> bool:
-    """Whether ``text`` names an existing file ending in ``.yaml``/``.yml``."""
-    return text.lower().endswith(CONFIG_SUFFIXES) and Path(text).is_file()
+    """Whether ``text`` names an existing file ending in ``.yaml``/``.yml`` (a name the system
+    cannot check, too long or in a directory that cannot be searched, is not one).
+    """
+    from gent_core._path_probe import probe_path
+
+    return text.lower().endswith(CONFIG_SUFFIXES) and probe_path(text).is_file
 
 
 def _looks_like_config_name(text: str) -> bool:
@@ -165,9 +169,12 @@ def _directory(text: str) -> str:
     """``--cwd DIR``: the directory as an absolute path, resolved against the directory the
     user is in (``ValueError`` when it is not an existing directory).
     """
+    from gent_core._path_probe import probe_path
+
     path = Path(text).expanduser()
-    if not text.strip() or not path.is_dir():
-        state = "is not a directory" if path.exists() else "does not exist"
+    probe = probe_path(path)
+    if not text.strip() or not probe.is_dir:
+        state = "is not a directory" if probe.exists else probe.state
         raise ValueError(f"{text!r} {state}; expected an existing directory for the tools")
     return str(path.resolve())
 
@@ -314,9 +321,13 @@ def split_config_and_task(
     if is_config_file(only):
         return only, None
     if _looks_like_config_name(only):
+        from gent_core._path_probe import probe_path
+
+        probe = probe_path(only)
+        state = "there is no such file" if probe.kind == "missing" else f"it {probe.state}"
         raise UsageError(
-            f"{only!r} ends in {Path(only).suffix} like a config file, but there is no such "
-            f"file{_close_file(only)}; to run a config: {command} CONFIG TASK; if {only!r} is "
+            f"{only!r} ends in {Path(only).suffix} like a config file, but {state}"
+            f"{_close_file(only)}; to run a config: {command} CONFIG TASK; if {only!r} is "
             f"the task itself, name the config too: {command} --config {LOCAL_CONFIG} {only!r}"
         )
     return None, only
@@ -339,10 +350,11 @@ def load_agent_config(config_file: str | None, args: argparse.Namespace) -> Load
         ConfigError: A bad config file, or a flag whose value is wrong (naming the flag).
     """
     from gent_core._config import apply_overrides, default_config, load_config
+    from gent_core._path_probe import probe_path
 
     if config_file is not None:
         loaded = load_config(config_file)
-    elif Path(LOCAL_CONFIG).is_file():
+    elif probe_path(LOCAL_CONFIG).is_file:
         logger.info("using ./%s (found in the current directory)", LOCAL_CONFIG)
         loaded = load_config(LOCAL_CONFIG)
     else:

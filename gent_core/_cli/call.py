@@ -207,8 +207,13 @@ async def _run(args: argparse.Namespace, output: Output) -> ToolResult:
     arguments = _arguments(args)
     options = parse_pairs(args.option, "--option")
     cwd = Path(args.cwd).resolve() if args.cwd else None
-    if cwd is not None and not cwd.is_dir():
-        raise UsageError(f"--cwd {args.cwd}: not a directory")
+    if cwd is not None:
+        from gent_core._path_probe import probe_path
+
+        probe = probe_path(cwd)
+        if not probe.is_dir:
+            state = "is not a directory" if probe.exists else probe.state
+            raise UsageError(f"--cwd {args.cwd}: {state}; expected an existing directory")
     if args.config:
         if options:
             raise UsageError("--option cannot be used with --config (the config sets options)")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from gent_core._plugins.commands import Command
@@ -79,7 +80,7 @@ def _plugin_entries() -> list[CommandEntry]:
 
     if process_manager_set():  # a test's sandbox: its plugins, not the installed ones
         return _found_plugin_entries()[0]
-    remembered = _entries_from_cache(cache.recall(CACHE_TOPIC))
+    remembered = _entries_from_cache(cache.recall(CACHE_TOPIC), cache.declared_plugins)
     if remembered is not None:
         return remembered
     since = cache.started()
@@ -98,10 +99,16 @@ def process_manager_set() -> bool:
     return manager is not None and getattr(manager, "_default_manager", None) is not None
 
 
-def _entries_from_cache(value: object) -> list[CommandEntry] | None:
+def _entries_from_cache(
+    value: object, declared: Callable[[], Mapping[str, frozenset[str]]]
+) -> list[CommandEntry] | None:
     """The entries a cached value describes, or ``None`` when it is not a list of
-    ``[name, plugin, module, help]`` strings (a corrupt file).
+    ``[name, plugin, module, help]`` strings (a corrupt file), or names a plugin or module
+    the installed entry points do not declare (``declared()``: a cache may only save work,
+    never add a module to import).
     """
+    from gent_core._plugins.cache import declares
+
     if not isinstance(value, list):
         return None
     entries = []
@@ -112,6 +119,11 @@ def _entries_from_cache(value: object) -> list[CommandEntry] | None:
             return None
         name, plugin, module, help_text = item
         entries.append(CommandEntry(name, plugin, Command(module, help_text)))
+    if entries:
+        installed = declared()
+        if not all(declares(installed, entry.plugin, entry.module) for entry in entries):
+            logger.debug("the discovery cache names undeclared modules; not used")
+            return None
     return entries
 
 

@@ -101,6 +101,13 @@ def _valid(listing: object) -> TypeGuard[list[dict[str, Any]]]:
     )
 
 
+def _declared(listing: list[dict[str, Any]], declared: Mapping[str, frozenset[str]]) -> bool:
+    """Whether every plugin of a cached listing is one the installed entry points declare,
+    with the module they declare (a cache may only save work, never add a plugin).
+    """
+    return all(info["module"] in declared.get(info["name"], ()) for info in listing)
+
+
 def _listing() -> list[dict[str, Any]]:
     """Every plugin's ``as_dict()``, sorted by name: from the discovery cache when it holds
     the answer for the installed code as it is now, else found by loading every plugin and
@@ -112,7 +119,7 @@ def _listing() -> list[dict[str, Any]]:
     from gent_core._plugins import cache
 
     remembered = cache.recall(CACHE_TOPIC)
-    if _valid(remembered):
+    if _valid(remembered) and _declared(remembered, cache.declared_plugins()):
         return remembered
     from gent_core._plugins.manager import build_plugin_manager
     from gent_core._plugins.registry import Registry

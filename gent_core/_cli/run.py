@@ -14,7 +14,6 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gent_core._cli.agentconfig import (
@@ -177,11 +176,12 @@ def _is_run_id(value: str) -> bool:
     transcript file: no such file, and only the characters of a run id.
     """
     from gent_core._history.store import RUN_ID_ALPHABET
+    from gent_core._path_probe import probe_path
 
     return (
         0 < len(value) <= 26
         and set(value.upper()) <= set(RUN_ID_ALPHABET)
-        and not Path(value).exists()
+        and not probe_path(value).exists
     )
 
 

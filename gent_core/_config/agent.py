@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from gent_core._path_probe import probe_path
 from gent_core.errors import Location
 from gent_core.formats import TextFormat
 from gent_core.model import Model
@@ -196,5 +197,5 @@ def agent_arguments(
         approval=approval_policy(config, ask_callback),
         redact=loaded.redact,
         config_summary=loaded.redacted_dict(),
-        config_file=loaded.source if Path(loaded.source).is_file() else None,
+        config_file=loaded.source if probe_path(loaded.source).is_file else None,
     )

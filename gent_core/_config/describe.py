@@ -170,6 +170,26 @@ def _from_message(message: str) -> str:
     return message[:1].lower() + message[1:]
 
 
+def _length_problem(
+    kind: str, context: dict[str, Any], schemas: list[dict[str, Any]], defs: dict[str, Any]
+) -> str:
+    """A list (or mapping) with too few or too many items: ``"the list must not be empty;
+    expected a list of mappings with at least 1 item"``, never "expected a list, got a list".
+    """
+    expected = " or ".join(dict.fromkeys(describe_schema(item, defs) for item in schemas))
+    expected = expected or "a list"
+    noun = {"dictionary": "mapping"}.get(str(context.get("field_type", "")).lower(), "list")
+    actual = context.get("actual_length")
+    if kind == "too_short":
+        least = context.get("min_length", 1)
+        wanted = f"expected {expected} with at least {least} item{'s' * (least != 1)}"
+        if least == 1:
+            return f"the {noun} must not be empty; {wanted}"
+        return f"{wanted}, got {actual}"
+    most = context.get("max_length")
+    return f"expected {expected} with at most {most} item{'s' * (most != 1)}, got {actual}"
+
+
 def problems_from_validation_error(
     error: ValidationError,
     schema: dict[str, Any],
@@ -212,7 +232,9 @@ def problems_from_validation_error(
             parts, schemas = walk_location(location, schema)
             path = tuple(parts)
             shown = show_value(detail.get("input"), secret=is_secret(path, detail.get("input")))
-            if kind in ("value_error", "assertion_error") or not schemas:
+            if kind in ("too_short", "too_long") and isinstance(detail.get("ctx"), dict):
+                message = _length_problem(kind, detail["ctx"], schemas, defs)
+            elif kind in ("value_error", "assertion_error") or not schemas:
                 message = _from_message(detail["msg"])
                 if message.startswith("expected ") and ", got " not in message:
                     message += f", got {shown}"

@@ -371,9 +371,12 @@ def _check_working_directory(loaded: LoadedConfig) -> None:
     Raises:
         ConfigError: Naming the directory (redacted) and what is expected.
     """
+    from gent_core._path_probe import probe_path
+
     directory = loaded.config.working_directory
-    if not directory.is_dir():
-        state = "is not a directory" if directory.exists() else "does not exist"
+    probe = probe_path(directory)
+    if not probe.is_dir:
+        state = "is not a directory" if probe.exists else probe.state
         _raise(
             [
                 ConfigProblem(

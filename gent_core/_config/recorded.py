@@ -26,6 +26,7 @@ from typing import Any
 from gent_core._config.loading import LoadedConfig, format_key, load_config, parse_config
 from gent_core._config.secrets import MASK
 from gent_core._config.yamldoc import KeyPath
+from gent_core._path_probe import probe_path
 from gent_core.errors import ConfigError, ConfigProblem, Location
 
 __all__ = ["config_from_record"]
@@ -99,7 +100,7 @@ def _unmasked(
             "config file to read them from again",
             source,
         )
-    if not Path(config_file).is_file():
+    if not probe_path(config_file).is_file:
         raise _problem(
             f"its secret values were masked ({keys}{more}) and the config file the run came "
             f"from, {config_file}, to read them from again, is gone",

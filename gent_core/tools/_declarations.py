@@ -20,7 +20,6 @@ changed: a schema in plain JSON Schema comes out as it went in.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,27 +199,30 @@ def read_declarations(data: Any, *, source: str = "the declarations") -> list[De
 def load_declarations(path: str | Path) -> list[Declaration]:
     """The declarations in the JSON or YAML file at ``path`` (YAML for ``.yaml``/``.yml``).
 
+    The file is read as configs are (:func:`gent_core._bounded.read_text_file`): its size is
+    checked before it is read and the read stops at the limit (8 MiB;
+    ``GENT_MAX_DECLARATION_SIZE`` changes it), and its JSON or YAML within gent's bounds.
+
     Raises:
         DeclarationError: When the file cannot be read or parsed, or holds no declarations
             (see :func:`read_declarations`); the message names the file.
     """
+    from gent_core._bounded import DECLARATION_FILE, read_json, read_text_file, read_yaml
+    from gent_core.errors import InputError
+
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or error
-        raise DeclarationError(f"cannot read the tool declarations {file}: {reason}") from None
+        text = read_text_file(file, DECLARATION_FILE)
+    except InputError as error:
+        hint = f" ({error.hint})" if error.hint else ""
+        raise DeclarationError(
+            f"cannot read the tool declarations {file}: {error.problem}{hint}"
+        ) from None
     try:
         if file.suffix.lower() in (".yaml", ".yml"):
-            import yaml
-
-            data = yaml.safe_load(text)
+            data = read_yaml(text, source=str(file))
         else:
-            data = json.loads(text)
-    except Exception as error:  # noqa: BLE001 - json and yaml errors alike
-        raise DeclarationError(f"{file} is not valid {_kind(file)}: {error}") from None
+            data = read_json(text, source=str(file))
+    except InputError as error:  # names the file: "tools.json is not valid JSON: ..."
+        raise DeclarationError(str(error).splitlines()[0]) from None
     return read_declarations(data, source=str(file))
-
-
-def _kind(file: Path) -> str:
-    return "YAML" if file.suffix.lower() in (".yaml", ".yml") else "JSON"

@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._schema_walk",
             "gent_core._file_errors",
             "gent_core._open_flags",
+            "gent_core._path_probe",
             "gent_core._workspace",
             "gent_core._schema_examples",
             "gent_core._grammar.builder",

@@ -10,6 +10,7 @@ and suite files: gent-eval's ``tests/test_eval_extensions.py``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO, cast
 
 import pytest
 
@@ -209,4 +210,86 @@ def test_the_config_size_limit_is_changed_by_its_variable(
     monkeypatch.setenv("GENT_MAX_CONFIG_SIZE", "lots")
     assert main(["describe", "--config", str(config)]) == 2
     err = capsys.readouterr().err
-    assert "GENT_MAX_CONFIG_SIZE='lots' is not a size; write a positive number of bytes" in err
+    assert "GENT_MAX_CONFIG_SIZE='lots' is not a size; write a number of bytes from 1 to" in err
+
+
+@pytest.mark.parametrize(
+    "variable", ["GENT_MAX_CONFIG_SIZE", "GENT_MAX_TASK_SIZE", "GENT_MAX_TRANSCRIPT_SIZE"]
+)
+@pytest.mark.parametrize("value", ["99999999999999999999G", "9" * 5000, "65G", "70000000000000"])
+def test_a_size_past_the_largest_limit_is_refused_naming_the_variable(
+    installed: PluginSandbox,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+) -> None:
+    """Issue 24: ``GENT_MAX_CONFIG_SIZE=99999999999999999999G`` raised OverflowError (a read
+    of that many bytes); a 5,000-digit value is a variant (Python refuses to make such an int).
+    """
+    config = tmp_path / "agent.yaml"
+    config.write_text("model: {name: scripted, outputs: ['<answer>x</answer>']}\n")
+    transcript = tmp_path / "run.jsonl"
+    transcript.write_text("{}\n")
+    monkeypatch.setenv(variable, value)
+    monkeypatch.setattr("sys.stdin", _Stdin(b"the task"))
+    arguments = {
+        "GENT_MAX_CONFIG_SIZE": ["run", str(config), "task"],
+        "GENT_MAX_TASK_SIZE": ["run", str(config), "-"],
+        "GENT_MAX_TRANSCRIPT_SIZE": ["run", str(config), "--resume", str(transcript)],
+    }[variable]
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert f"{variable}=" in err
+    assert "is too large; write a number of bytes from 1 to 68,719,476,736 (64G)" in err
+    assert len(err.strip().splitlines()) <= 2
+    clean(err)
+
+
+class _Stdin:
+    """Standard input holding ``data`` (not a terminal)."""
+
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.buffer = io.BytesIO(data)
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_a_limit_of_64g_reads_a_small_file_without_reserving_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant: at the largest limit a small file is read in pieces of at most 1 MiB (a
+    single read of limit + 1 bytes reserved that much memory first).
+    """
+    from gent_core import _bounded
+    from gent_core.errors import InputTooLargeError
+
+    sizes: list[int] = []
+    real_read = _bounded._read_at_most
+
+    class Counting:
+        def __init__(self, handle: IO[bytes]) -> None:
+            self.handle = handle
+
+        def read(self, size: int) -> bytes:
+            sizes.append(size)
+            return self.handle.read(size)
+
+    def counted(handle: IO[bytes], limit: int, expected: int = 0) -> bytes:
+        return real_read(cast("IO[bytes]", Counting(handle)), limit, expected)
+
+    monkeypatch.setattr(_bounded, "_read_at_most", counted)
+    path = tmp_path / "agent.yaml"
+    path.write_bytes(b"x" * 3000)
+    data = _bounded.read_file(path, _bounded.CONFIG_FILE, environ={"GENT_MAX_CONFIG_SIZE": "64G"})
+    assert data == b"x" * 3000
+    assert sizes and max(sizes) <= 1024 * 1024
+    with pytest.raises(InputTooLargeError):
+        _bounded.read_file(
+            "/dev/zero", _bounded.CONFIG_FILE, environ={"GENT_MAX_CONFIG_SIZE": "3M"}
+        )
+    assert max(sizes) <= 1024 * 1024

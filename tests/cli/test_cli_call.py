@@ -87,7 +87,9 @@ def test_the_working_directory_is_the_current_one_or_cwd(
     assert main(["call", "where", "--cwd", "sub"]) == 0
     assert capsys.readouterr().out == f"{tmp_path / 'sub'}\n"
     assert main(["call", "where", "--cwd", "missing"]) == 2
-    assert "--cwd missing: not a directory" in capsys.readouterr().err
+    assert (
+        "--cwd missing: does not exist; expected an existing directory" in capsys.readouterr().err
+    )
 
 
 def test_a_tool_error_exits_1_with_the_model_facing_message(

@@ -53,7 +53,11 @@ class Site:
     def environment(self, **extra: str) -> dict[str, str]:
         environ = {k: v for k, v in os.environ.items() if not k.startswith("GENT_")}
         environ["GENT_HOME"] = str(self.cache.parent / "home")
-        environ["PYTHONPATH"] = str(self.path)
+        # the site first; then what the suite runs with (a worktree's code in development)
+        inherited = os.environ.get("PYTHONPATH")
+        environ["PYTHONPATH"] = os.pathsep.join(
+            [str(self.path), *([inherited] if inherited else [])]
+        )
         environ["XDG_CACHE_HOME"] = str(self.cache)
         environ["COLUMNS"] = "200"
         environ.update(extra)
@@ -204,25 +208,20 @@ def test_a_plugin_that_failed_is_not_remembered_as_failed(site: Site) -> None:
 
 
 def _poison(site: Site) -> None:
-    """Change the remembered answers (keeping their fingerprints): a command and a plugin
-    that exist only in the cache.
+    """Change the remembered answers (keeping their fingerprints) where a cache may differ
+    from what discovery finds without adding anything: a command's help and a plugin's
+    version.
     """
     for path in site.cache_files():
         stored = json.loads(path.read_text())
         if path.name.startswith("commands"):
-            stored["value"].append(["ghost", "ghostly", "nowhere.cli", "only in the cache"])
+            for entry in stored["value"]:
+                if entry[0] == "eval":
+                    entry[3] = "only in the cache"
         else:
-            stored["value"].append(
-                {
-                    "name": "ghostly",
-                    "module": "nowhere",
-                    "distribution": None,
-                    "version": None,
-                    "status": "loaded",
-                    "error": None,
-                    "components": {"command": ["ghost"]},
-                }
-            )
+            for info in stored["value"]:
+                if info["name"] == "xml":
+                    info["version"] = "9.9.9-cached"
         path.write_text(json.dumps(stored))
 
 
@@ -231,18 +230,42 @@ def test_the_cache_is_used_unless_gent_no_cache_is_set(site: Site) -> None:
     site.gent("plugins")
     _poison(site)
     # The poisoned answers are shown: the commands read the cache...
-    assert _commands(site.gent("--help").stdout)["ghost"] == "only in the cache"
-    assert "ghostly" in _plugins(site)
+    assert _commands(site.gent("--help").stdout)["eval"] == "only in the cache"
+    assert _plugins(site)["xml"]["version"] == "9.9.9-cached"
     # ...and not when it is off.
     for switch in ("1", "true"):
-        assert "ghost" not in _commands(site.gent("--help", GENT_NO_CACHE=switch).stdout)
-        assert "ghostly" not in _plugins(site, GENT_NO_CACHE=switch)
+        assert _commands(site.gent("--help", GENT_NO_CACHE=switch).stdout)["eval"] != (
+            "only in the cache"
+        )
+        assert _plugins(site, GENT_NO_CACHE=switch)["xml"]["version"] != "9.9.9-cached"
 
 
 def test_a_cache_for_other_plugin_selections_is_not_used(site: Site) -> None:
     site.gent("--help")
     _poison(site)
-    assert "ghost" not in _commands(site.gent("--help", GENT_DISABLE_PLUGINS="xml").stdout)
+    commands = _commands(site.gent("--help", GENT_DISABLE_PLUGINS="xml").stdout)
+    assert commands["eval"] != "only in the cache"
+
+
+def test_a_planted_module_is_never_imported(site: Site) -> None:
+    """Issue 24: a cache entry whose command names ``this`` (or a module of a plugin that is
+    not installed) is not used, however fresh its fingerprint: ``gent eval`` imports
+    gent-eval's own command module, never the planted one.
+    """
+    site.gent("--help")
+    (path,) = [path for path in site.cache_files() if path.name.startswith("commands")]
+    stored = json.loads(path.read_text())
+    for entry in stored["value"]:
+        if entry[0] == "eval":
+            entry[2] = "this"
+    stored["value"].append(["ghost", "ghostly", "this", "only in the cache"])
+    stored["modules"] = [[str(site.path / "missing.py"), None, None]]
+    path.write_text(json.dumps(stored))
+    done = site.gent("eval", "--help")
+    assert done.returncode == 0, done.stderr
+    assert "Beautiful is better than ugly" not in done.stdout + done.stderr
+    assert "--repeat" in done.stdout
+    assert "ghost" not in _commands(site.gent("--help").stdout)
 
 
 @pytest.mark.parametrize(

@@ -146,6 +146,11 @@ def test_a_declaration_file_is_found_next_to_the_config(tmp_path: Path) -> None:
             "(first as tools.0.declare.name)",
         ),
         ("  - declare: 5", "'declare' needs a mapping"),
+        (  # issue 24: read without bound until MemoryError
+            "  - declare: {file: /dev/zero}",
+            "line 9, key 'tools.1.declare.file': cannot read the tool declarations /dev/zero: "
+            "the tool declarations file holds more than 8,388,608 bytes (8 MiB)",
+        ),
     ],
 )
 def test_a_bad_declaration_is_a_config_error_at_its_line(

@@ -235,3 +235,56 @@ def test_files_are_read_as_json_or_yaml(tmp_path: Path) -> None:
         load_declarations(tmp_path / "broken.json")
     with pytest.raises(DeclarationError, match=r"cannot read the tool declarations .*missing"):
         load_declarations(tmp_path / "missing.json")
+
+
+def test_a_declaration_file_is_read_within_its_size_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: ``declare: {file: /dev/zero}`` read without bound (MemoryError). The read is
+    stat-first and bounded as configs' are; the limit has its own variable.
+    """
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations("/dev/zero")
+    message = str(caught.value)
+    assert "cannot read the tool declarations /dev/zero: the tool declarations file holds" in (
+        message
+    )
+    assert "GENT_MAX_DECLARATION_SIZE" in message
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps([FUNCTION]) + " " * 5000)
+    monkeypatch.setenv("GENT_MAX_DECLARATION_SIZE", "4K")
+    with pytest.raises(DeclarationError, match=r"is 5,\d+ bytes .* at most 4,096 bytes"):
+        load_declarations(big)
+    monkeypatch.setenv("GENT_MAX_DECLARATION_SIZE", "8K")
+    assert [d.name for d in load_declarations(big)] == [FUNCTION["name"]]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("nan.json", '{"name": "t", "parameters": {"default": NaN}}', "NaN is not a JSON value"),
+        ("deep.json", "[" * 5000 + "]" * 5000, "nests more than 100 levels deep"),
+        (
+            "bomb.yaml",
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(
+                f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                for p, c in zip("abcdef", "bcdefg", strict=True)
+            ),
+            "more than 100,000 values",
+        ),
+    ],
+)
+def test_a_declaration_file_is_parsed_within_gents_bounds(
+    tmp_path: Path, name: str, text: str, problem: str
+) -> None:
+    """A variant: what the file holds obeys the bounds every JSON or YAML from outside does
+    (strict JSON, nesting, YAML aliases expanded), each a one-line error naming the file.
+    """
+    (tmp_path / name).write_text(text)
+    with pytest.raises(DeclarationError) as caught:
+        load_declarations(tmp_path / name)
+    message = str(caught.value)
+    assert message.startswith(str(tmp_path / name))
+    assert problem in message
+    assert "\n" not in message

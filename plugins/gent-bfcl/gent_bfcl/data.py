@@ -37,6 +37,7 @@ from typing import Any
 
 from gent_bfcl.categories import check_kind
 from gent_core import GentError, Location
+from gent_core.toolkit import probe_path
 
 __all__ = [
     "DISTRIBUTION",
@@ -135,9 +136,11 @@ def category_files(category: str, folder: Path) -> tuple[Path, Path | None]:
         BFCLDataError: When ``folder`` or one of the files is missing.
     """
     kind = check_kind(category)
-    if not folder.is_dir():
+    probe = probe_path(folder)
+    if not probe.is_dir:
         raise BFCLDataError(
-            f"no BFCL data folder at {folder}",
+            f"no BFCL data folder at {folder}"
+            + (f" (it {probe.state})" if probe.kind == "unknown" else ""),
             hint="Give a folder holding BFCL_v4_<category>.json files and possible_answer/.",
         )
     questions = _find(folder, category)
@@ -149,7 +152,7 @@ def category_files(category: str, folder: Path) -> tuple[Path, Path | None]:
 def _find(folder: Path, category: str) -> Path:
     pattern = re.compile(rf"(?:BFCL_v(\d+)_)?{re.escape(category)}\.json")
     found: list[tuple[int, Path]] = []
-    if folder.is_dir():
+    if probe_path(folder).is_dir:
         for entry in folder.iterdir():
             match = pattern.fullmatch(entry.name)
             if match and entry.is_file():

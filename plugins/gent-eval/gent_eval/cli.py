@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,15 +98,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "several --matrix give every combination",
     )
     parser.add_argument(
-        "--repeat", metavar="K", type=_positive_int, default=1, help="runs per task (default 1)"
+        "--repeat",
+        metavar="K",
+        type=_whole_number(MAX_REPEAT),
+        default=1,
+        help=f"runs per task (default 1, at most {MAX_REPEAT:,})",
     )
     parser.add_argument(
         "--concurrency",
         metavar="N",
-        type=_positive_int,
+        type=_whole_number(MAX_CONCURRENCY),
         default=1,
-        help="runs in flight at once (default 1); a back end serving one request at a time "
-        "(the in-process llamacpp model) still runs one at a time",
+        help=f"runs in flight at once (default 1, at most {MAX_CONCURRENCY:,}); a back end "
+        "serving one request at a time (the in-process llamacpp model) still runs one at a time",
     )
     parser.add_argument(
         "--report", metavar="FILE", help="write a report: .md (with a .png chart) or .json"
@@ -134,19 +138,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--every",
         metavar="K",
-        type=_positive_int,
+        type=_whole_number(MAX_COUNT),
         help="keep every K-th task from the first (of each category, for a suite source)",
     )
     parser.add_argument(
         "--limit",
         metavar="N",
-        type=_positive_int,
+        type=_whole_number(MAX_COUNT),
         help="then only the first N tasks (of each category, for a suite source)",
     )
     parser.add_argument(
         "--max-tokens",
         metavar="N",
-        type=_positive_int,
+        type=_whole_number(MAX_COUNT),
         help="tokens one model call may generate (suite sources; default: the back end's)",
     )
     parser.add_argument(
@@ -158,8 +162,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout",
         metavar="SECONDS",
-        type=float,
-        help="stop a run after SECONDS and count it as 'could not run'",
+        type=_seconds,
+        help="stop a run after SECONDS and count it as 'could not run' (more than 0, at most "
+        f"{MAX_TIMEOUT:,.0f}: a week)",
     )
     parser.add_argument(
         "--pick",
@@ -170,13 +175,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def _positive_int(text: str) -> int:
+MAX_REPEAT = 10_000
+"""The most runs per task ``--repeat`` may ask for."""
+MAX_CONCURRENCY = 1_000
+"""The most runs in flight at once ``--concurrency`` may ask for."""
+MAX_COUNT = 1_000_000_000
+"""The largest ``--every``, ``--limit`` and ``--max-tokens``."""
+MAX_TIMEOUT = 7 * 24 * 3600.0
+"""The longest ``--timeout`` in seconds (a week)."""
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 30 else text[:30] + "...")
+
+
+def _whole_number(maximum: int) -> Callable[[str], int]:
+    """An argument type: a whole number from 1 to ``maximum`` (argparse exits 2 otherwise)."""
+
+    def whole_number(text: str) -> int:
+        accepted = f"expected a whole number from 1 to {maximum:,}"
+        digits = text.strip().lstrip("+")
+        if not digits.isdigit() or not digits.isascii():
+            raise argparse.ArgumentTypeError(f"{accepted}, got {_shown(text)}")
+        # compared as text first: thousands of digits are never turned into an int
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > len(str(maximum)) or not 1 <= int(digits) <= maximum:
+            raise argparse.ArgumentTypeError(f"{accepted}, got {_shown(text)}")
+        return int(digits)
+
+    whole_number.__name__ = "whole number"  # argparse names the type in some messages
+    return whole_number
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: seconds, more than 0 and at most :data:`MAX_TIMEOUT`."""
+    accepted = f"expected a number of seconds more than 0 and at most {MAX_TIMEOUT:,.0f} (a week)"
     try:
-        value = int(text)
+        value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"{accepted}, got {_shown(text)}") from None
+    if not 0 < value <= MAX_TIMEOUT:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"{accepted}, got {_shown(text)}")
     return value
 
 
@@ -452,10 +491,11 @@ def _source(suite: str) -> tuple[str, str, SuiteLoader] | None:
     """``(prefix, selector, loader)`` when ``suite`` names a suite source, ``None`` for a
     file (a file of that name wins over a source).
     """
+    from gent_core.toolkit import probe_path
     from gent_eval.extensions import suite_sources
 
     match = _SOURCE.fullmatch(suite)
-    if match is None or Path(suite).exists():
+    if match is None or probe_path(suite).exists:
         return None
     prefix, selector = match.groups()
     sources = suite_sources()

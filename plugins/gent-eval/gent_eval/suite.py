@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from gent_core.toolkit import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
 from gent_eval.checks import Check
@@ -67,11 +67,25 @@ class DefaultsModel(BaseModel):
     config: dict[str, Any] = Field(default_factory=dict)
 
 
+MAX_TASK_ID = 100
+"""The most characters of a task id (it names each run's transcript and working directory)."""
+
+
+def _short_id(value: str | None) -> str | None:
+    if value is not None and len(value) > MAX_TASK_ID:
+        raise ValueError(
+            f"a task id may be at most {MAX_TASK_ID} characters (it names the run's transcript "
+            f"file), got one of {len(value):,}"
+        )
+    return value
+
+
 class TaskModel(BaseModel):
     """One task as written in a suite (checks are read separately, kind by kind).
 
     Attributes:
-        id: A short unique name (letters, digits, ``_ . -``); ``task-N`` by default.
+        id: A short unique name (letters, digits, ``_ . -``; at most :data:`MAX_TASK_ID`
+            characters); ``task-N`` by default.
         text: What the agent is asked.
         checks: One-key mappings naming a check kind and its options.
         tools: The tools for this task (replacing the suite's default tools).
@@ -84,7 +98,9 @@ class TaskModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+$")
+    id: Annotated[str | None, AfterValidator(_short_id)] = Field(
+        default=None, pattern=r"^[A-Za-z0-9_.-]+$"
+    )
     text: str = Field(min_length=1)
     checks: list[dict[str, Any]] = Field(default_factory=list)
     tools: list[ToolEntry] | None = None

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gent_core.errors import GentError
+from gent_core.toolkit import probe_path
 
 __all__ = [
     "KINDS",
@@ -221,7 +222,7 @@ def render_plugin(name: str, kind: str, directory: Path | str = ".") -> Path:
     names = plugin_names(name)
     check_name_is_free(names)
     target = Path(directory) / names.distribution
-    if target.exists():
+    if probe_path(target).exists:
         raise FileExistsError(f"{target} exists already; choose another --dir or name")
     files = _planned_files(template_directory(), names, kind)
     for relative, text in files.items():

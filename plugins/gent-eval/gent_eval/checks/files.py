@@ -9,7 +9,7 @@ from pydantic import (
     field_validator,
 )
 
-from gent_core.toolkit import PatternTimeoutError, relative_path_problem, search
+from gent_core.toolkit import PatternTimeoutError, probe_path, relative_path_problem, search
 from gent_eval.checks.base import (
     Check,
     CheckContext,
@@ -68,7 +68,10 @@ class FileCheck(Check):
         """Read the file after the run."""
         target = context.working_directory / self.path
         if not self.exists:
-            return self.outcome(not target.exists(), "the file exists")
+            probe = probe_path(target)
+            if probe.kind == "unknown":
+                return self.outcome(False, f"it {probe.state}")
+            return self.outcome(not probe.exists, "the file exists")
         try:
             text = target.read_text(encoding="utf-8", errors="replace")
         except OSError as error:

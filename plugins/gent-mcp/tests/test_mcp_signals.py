@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mcp_helpers import PYTHON, SERVERS, TOOLBOX, action, agent_config
+from mcp_helpers import PYTHON, SERVERS, TOOLBOX, action, agent_config, pid_alive
 
 pytestmark = pytest.mark.slow
 
@@ -182,3 +182,44 @@ def test_a_signal_at_any_point_of_a_run_leaves_no_process(
     assert run.process.returncode == 128 + number, stderr
     assert "Traceback" not in stderr
     assert not left, f"left running after gent run: {left}"
+
+
+def test_sigterm_ends_gent_mcp_serve_and_the_servers_it_opened(tmp_path: Path) -> None:
+    """How an MCP client ends its server: SIGTERM. The config's own stdio server (in a session
+    of its own, out of reach of the client's signal) is ended too."""
+    pid_file = tmp_path / "toolbox.pid"
+    config = tmp_path / "tools.yaml"
+    config.write_text(
+        f"tools:\n  - mcp: {{name: toolbox, command: [{PYTHON}, {TOOLBOX}, --pid-file, "
+        f"{pid_file}]}}\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gent_core", "mcp-serve", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not pid_file.exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the config's server never started"
+            time.sleep(0.05)
+        server = int(pid_file.read_text())
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    deadline = time.monotonic() + 10  # the kernel's moment to remove a killed process
+    while pid_alive(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = pid_alive(server)
+    if alive:
+        with_kill(server)
+    assert process.returncode == 143, stderr
+    assert b"Traceback" not in stderr
+    assert not alive, "the config's MCP server outlived gent mcp-serve"

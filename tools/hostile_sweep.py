@@ -13,6 +13,7 @@ the closing note of the hardening issue reports, and a quick way to probe a clas
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -307,6 +308,7 @@ def scenarios() -> list[Scenario]:
         ),
     ]
     found += cache_probe_size_scenarios()
+    found += _stop_signals_replies_receivers()  # issue 24: sections 1 and 4
     return found
 
 
@@ -565,6 +567,188 @@ def _alias_bomb() -> str:
     for level in range(1, 10):
         lines.append(f"a{level}: &a{level} [{', '.join([f'*a{level - 1}'] * 9)}]")
     return "\n".join(lines) + "\nmodel: *a9\n"
+
+
+# -- Issue 24: signals other than Ctrl-C, unreadable MCP replies, a receiver that is down ----
+
+RAW_MCP_SERVER = r"""
+import json, os, signal, subprocess, sys, time
+
+LISTED = sys.argv[1:]
+DEEP = '{"a":' * 5000 + '1' + '}' * 5000
+
+
+def send(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def reply(rid, result):
+    send(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}))
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    rid, method = message.get("id"), message.get("method")
+    if rid is None:
+        continue
+    if method == "initialize":
+        reply(rid, {"protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}}, "serverInfo": {"name": "raw", "version": "1"}})
+    elif method == "tools/list":
+        tools = [{"name": name, "inputSchema": {"type": "object"}} for name in LISTED]
+        reply(rid, {"tools": tools})
+    elif method == "tools/call":
+        name = message["params"]["name"]
+        arguments = message["params"].get("arguments") or {}
+        if name == "busy":
+            time.sleep(3600)
+        elif name == "stubborn":  # ignores SIGTERM, and so does its worker
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            subprocess.Popen(["sleep", "300"])
+            time.sleep(3600)
+        elif name == "spawn_and_stop":  # a worker, then the signal to gent (our parent)
+            subprocess.Popen(["sleep", "300"])
+            time.sleep(2)
+            os.kill(os.getppid(), int(arguments.get("signal", 15)))
+            time.sleep(3600)
+        elif name == "surrogate":
+            send('{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", '
+                 '"text": "\\ud800"}]}}' % json.dumps(rid))
+        elif name == "deep":
+            send('{"jsonrpc": "2.0", "id": %s, "result": {"content": [], '
+                 '"structuredContent": %s}}' % (json.dumps(rid), DEEP))
+"""
+
+_SILENT: list[object] = []  # a socket that accepts connections and never answers
+
+
+def _silent_port() -> int:
+    import socket
+
+    if not _SILENT:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        _SILENT.append(listener)
+    return int(_SILENT[0].getsockname()[1])  # type: ignore[attr-defined]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _marked(marker: str) -> list[int]:
+    """The processes whose environment holds ``GENT_SWEEP_MARK=marker``."""
+    needle = f"GENT_SWEEP_MARK={marker}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if needle in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _nothing_left(marker: str) -> Callable[[Outcome], str | None]:
+    def check(outcome: Outcome) -> str | None:
+        deadline = time.monotonic() + 5
+        while (left := _marked(marker)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)
+        if left:
+            return f"{len(left)} process(es) left running: {left}"
+        return None if "interrupted" in outcome.err else "no 'interrupted' line"
+
+    return check
+
+
+def _mcp_config(outputs: list[str], servers: dict[str, list[str]], marker: str) -> str:
+    entries = "".join(
+        f"  - mcp: {{name: {name}, command: [python, server.py, {', '.join(tools)}], "
+        f"env: {{GENT_SWEEP_MARK: {marker}}}}}\n"
+        for name, tools in servers.items()
+    )
+    return (
+        "model:\n  name: scripted\n  outputs: "
+        + json.dumps(outputs)
+        + "\nformat: xml\ntoolchain: json\ntools:\n"
+        + entries
+    )
+
+
+def _one_warning(outcome: Outcome) -> str | None:
+    lines = [line for line in outcome.err.splitlines() if line.strip()]
+    raw = [line for line in lines if "Transient error" in line or "Failed to export" in line]
+    if raw:
+        return f"the SDK's raw lines reached the terminal: {raw[:2]}"
+    warned = [line for line in lines if "gent-otel" in line]
+    if len(warned) != 1:
+        return f"expected one gent-otel warning, got {len(warned)}: {lines[:4]}"
+    return None  # (the exit's bound, 1 s, is measured by hand: the start alone varies more)
+
+
+def _stop_signals_replies_receivers() -> list[Scenario]:
+    import uuid
+
+    found = []
+    for number, name, busy in ((15, "TERM", "busy"), (1, "HUP", "busy"), (15, "TERM", "stubborn")):
+        marker = uuid.uuid4().hex
+        calls = json.dumps(
+            [
+                {"tool": busy, "args": {}},
+                {"tool": "spawn_and_stop", "args": {"signal": number}},
+            ]
+        )
+        config = _mcp_config(
+            [f"<action>{calls}</action>", "<answer>never</answer>"],
+            {"slow": [busy], "spawner": ["spawn_and_stop"]},
+            marker,
+        )
+        found.append(
+            Scenario(
+                f"signal-{name}-during-mcp-calls-{busy}",
+                ["run", "a.yaml", "go"],
+                {"a.yaml": config, "server.py": RAW_MCP_SERVER},
+                codes=(128 + number,),
+                check=_nothing_left(marker),
+            )
+        )
+    for tool in ("surrogate", "deep"):
+        config = _mcp_config(
+            [f'<action>{{"tool": "{tool}", "args": {{}}}}</action>', "<answer>done</answer>"],
+            {"raw": [tool]},
+            uuid.uuid4().hex,
+        )
+        found.append(
+            Scenario(
+                f"mcp-unreadable-reply-{tool}",
+                ["run", "a.yaml", "go", "--json"],
+                {"a.yaml": config, "server.py": RAW_MCP_SERVER},
+                codes=(0,),
+                check=contains("could not be read"),
+            )
+        )
+    for kind, port in (("closed", _closed_port), ("silent", _silent_port)):
+        found.append(
+            Scenario(
+                f"otel-receiver-{kind}",
+                ["run", "a.yaml", TASK, "-q"],
+                {"a.yaml": scripted(ANSWER)},
+                codes=(0,),
+                env={"OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{port()}"},
+                check=_one_warning,
+            )
+        )
+    return found
 
 
 def run(scenario: Scenario) -> tuple[bool, str, float]:

@@ -12,6 +12,9 @@ every step's messages, rebuilt from the run's records as ``--resume`` rebuilds t
 * Ctrl-C while the agent works cancels that turn, which is left out of the conversation,
   and the conversation goes on (:func:`~gent_core._cli.interrupt.run_turn`); Ctrl-C at the
   prompt drops the line being typed.
+* SIGTERM or SIGHUP (a closing terminal), at the prompt or during a turn, ends the
+  conversation as a stopped command: the turn is cancelled, the toolsets are stopped, and the
+  exit status is 143 or 129 (:mod:`gent_core._cli.signals`).
 
 One event loop serves the whole conversation, so toolsets (MCP servers) are opened once and
 stay open between turns; they are stopped when the conversation ends.
@@ -174,6 +177,17 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _ended(output: Output) -> int:
+    """SIGTERM or SIGHUP: one line (when the terminal still takes it), and the status of an
+    interrupted command (the toolsets are closed by :func:`run`).
+    """
+    from gent_core._cli.signals import EXIT_INTERRUPTED
+
+    with contextlib.suppress(OSError):  # a terminal that hung up takes nothing
+        output.write(f"\n{COMMAND}: interrupted\n", err=True)
+    return EXIT_INTERRUPTED
+
+
 def _chat_agent(
     loaded: LoadedConfig, args: argparse.Namespace, output: Output
 ) -> tuple[Agent, HistoryRecorder | None]:
@@ -206,6 +220,7 @@ def _converse(
     from gent_core._cli.interrupt import run_turn
     from gent_core._cli.live import LiveView
     from gent_core._cli.run import print_answer
+    from gent_core._cli.signals import ends_session
 
     quiet = getattr(args, "verbosity", 0) < 0
     view = (
@@ -220,6 +235,8 @@ def _converse(
         try:
             message = read_message(read_line)
         except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line
+            if ends_session():  # SIGTERM, SIGHUP: the conversation ends
+                return _ended(output)
             output.write("\n", err=True)
             continue
         if message is None:
@@ -229,6 +246,8 @@ def _converse(
         try:
             result = run_turn(loop, agent.run(message, on_event=view, history=history))
         except KeyboardInterrupt:
+            if ends_session():
+                return _ended(output)
             output.write(f"\n{COMMAND}: turn cancelled (left out of the conversation)\n", err=True)
             continue
         except GentError as error:

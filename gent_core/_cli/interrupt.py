@@ -1,5 +1,9 @@
 """Running a command's coroutine so that Ctrl-C always stops it, within about a second.
 
+SIGTERM and SIGHUP take the same path as Ctrl-C (:data:`~gent_core._cli.signals.STOP_SIGNALS`):
+what is said here of Ctrl-C holds for them, and :func:`~gent_core._cli.signals.exit_status`
+gives the exit status of the signal that stopped the command (143 for SIGTERM, 129 for SIGHUP).
+
 :func:`asyncio.run` answers Ctrl-C by cancelling the main task, which ends the run only when
 the event loop gets control back and every task lets its cancellation through. A tool that
 swallows its cancellation, code that blocks the event loop (a slow check, a stuck call) or a
@@ -14,8 +18,9 @@ runs the coroutine the way ``asyncio.run`` does, with two stages on SIGINT:
    pending are abandoned: the loop is closed without waiting for them (tool threads are
    daemons and never keep the process alive).
 
-Either way the command gets :class:`KeyboardInterrupt` and exits with status
-:data:`EXIT_INTERRUPTED` (130) after one line saying it was interrupted. When ``gent`` owns
+Either way the command gets :class:`KeyboardInterrupt` and returns
+:data:`EXIT_INTERRUPTED` (130; 128 + the signal's number as the process's exit status) after one
+line saying it was interrupted. When ``gent`` owns
 the process (the console script, ``python -m gent_core``), :func:`leave_now` then ends it
 without the interpreter's teardown of its modules, which alone can take half a second on a
 busy machine: exit handlers run, buffers are flushed, then the process exits.
@@ -35,6 +40,7 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, NoReturn, TypeVar
 
+from gent_core._cli.signals import EXIT_INTERRUPTED, STOP_SIGNALS, note_signal
 from gent_core.tools._guard import force_stop
 
 __all__ = [
@@ -52,12 +58,11 @@ INTERRUPT_GRACE = 0.5
 """Seconds a command has, after the first Ctrl-C, to end by cancellation before
 :class:`KeyboardInterrupt` is raised wherever the main thread is."""
 
-EXIT_INTERRUPTED = 130
-"""The exit status of an interrupted command (128 + SIGINT, as shells report it)."""
-
 
 class _Interrupts:
-    """The SIGINT handler of one command: cancel first, then raise."""
+    """The handler of the stop signals (Ctrl-C, SIGTERM, SIGHUP) of one command: cancel
+    first, then raise.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, grace: float) -> None:
         self.loop = loop
@@ -69,6 +74,8 @@ class _Interrupts:
     def handle(self, signum: int, frame: object) -> None:
         if self.finished.is_set():
             return  # a late escalation, after the command ended
+        if not self.count:  # the first signal is the one that stops the command
+            note_signal(signum)
         self.count += 1
         task = self.task
         if self.count > 1 or task is None or task.done():
@@ -139,7 +146,7 @@ def _run_interruptible(
             when Ctrl-C had to be raised in the main thread).
     """
     interrupts = _Interrupts(loop, grace)
-    previous = signal.signal(signal.SIGINT, interrupts.handle)
+    previous = _install(interrupts.handle)
     try:
         task: asyncio.Task[T] = loop.create_task(main)
         interrupts.task = task
@@ -154,8 +161,21 @@ def _run_interruptible(
         return result
     finally:
         interrupts.finished.set()
-        # signal.signal first runs a SIGINT that is still pending: ``handle`` ignores it now.
-        signal.signal(signal.SIGINT, previous)
+        # signal.signal first runs a signal that is still pending: ``handle`` ignores it now.
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _install(handler: Any) -> dict[int, Any]:
+    """Set ``handler`` for every stop signal the process does not ignore (``nohup`` ignores
+    SIGHUP; SIGINT is always handled, as before); return the previous handlers.
+    """
+    previous: dict[int, Any] = {}
+    for number in STOP_SIGNALS:
+        if number != signal.SIGINT and signal.getsignal(number) is signal.SIG_IGN:
+            continue
+        previous[number] = signal.signal(number, handler)
+    return previous
 
 
 def run_command(main: Coroutine[Any, Any, T], *, grace: float = INTERRUPT_GRACE) -> T:

@@ -256,14 +256,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        module = importlib.import_module(args._module)
-        try:
-            code: int = module.run(args)
-        except KeyboardInterrupt:  # a command without its own handling (loading, describe)
-            from gent_core._cli.interrupt import EXIT_INTERRUPTED
+        from gent_core._cli import signals
 
-            sys.stderr.write(f"\ngent {args.command}: interrupted\n")
-            code = EXIT_INTERRUPTED
+        if argv is None:  # gent owns the process: a signal during its exit is handled too
+            signals.guard_exit(active=False)
+        try:
+            with signals.stop_signals():  # SIGTERM and SIGHUP stop a command as Ctrl-C does
+                code = _run_command(args)
         except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
             import contextlib
             import os
@@ -272,12 +271,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
-    # An interrupted command went through the interrupt handling (its own, or the one above),
-    # which is imported then: a command that never loaded it needs no quick exit.
+    interrupted = code == signals.EXIT_INTERRUPTED
+    code = signals.exit_status(code)  # 128 + the signal that stopped it: 130, 143, 129
+    if argv is None:
+        signals.guard_exit(active=True)
+    # An interrupted command went through the interrupt handling (its own, or the one in
+    # _run_command), which is imported then: a command that never loaded it needs no quick exit.
     interrupt = sys.modules.get("gent_core._cli.interrupt")
-    if interrupt is not None and code == interrupt.EXIT_INTERRUPTED and argv is None:
+    if interrupt is not None and interrupted and argv is None:
         # gent owns the process (console script, python -m gent_core): leave at once.
         interrupt.leave_now(code)
+    return code
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run the chosen command; a stop signal it does not handle itself (while its config
+    loads, in ``describe``) is one line and :data:`~gent_core._cli.signals.EXIT_INTERRUPTED`.
+    """
+    import contextlib
+
+    from gent_core._cli.signals import EXIT_INTERRUPTED
+
+    module = importlib.import_module(args._module)
+    try:
+        code: int = module.run(args)
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError):  # a terminal that hung up (SIGHUP) takes nothing
+            sys.stderr.write(f"\ngent {args.command}: interrupted\n")
+        code = EXIT_INTERRUPTED
     return code
 
 

@@ -10,6 +10,7 @@ failure, cancelled); 2 bad usage or a bad config; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from collections.abc import Callable
@@ -287,16 +288,19 @@ def run(args: argparse.Namespace) -> int:
         if args.json or quiet
         else LiveView(color=None if not args.no_color else False, redactor=loaded.redactor)
     )
-    from gent_core._cli.interrupt import run_command  # asyncio: only when a run starts
+    from gent_core._cli.interrupt import EXIT_INTERRUPTED, run_command  # asyncio: only now
 
     try:
         result = run_command(_run_and_close(agent, plan, args, view))
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
-    except KeyboardInterrupt:
-        output.write(f"\n{COMMAND}: interrupted{_resume_hint(args, plan, recorder)}\n", err=True)
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP (gent_core._cli.signals)
+        with contextlib.suppress(OSError):  # a terminal that hung up takes nothing
+            output.write(
+                f"\n{COMMAND}: interrupted{_resume_hint(args, plan, recorder)}\n", err=True
+            )
+        return EXIT_INTERRUPTED
     finally:
         if recorder is not None:
             recorder.close()

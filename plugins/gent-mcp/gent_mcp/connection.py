@@ -31,12 +31,13 @@ from gent_core.errors import GentError, Location, describe_error
 from gent_mcp import processes
 from gent_mcp.options import MCPOptions
 from gent_mcp.output_schemas import drop_pattern_checks
+from gent_mcp.replies import is_unreadable_reply
 
 if TYPE_CHECKING:
     import mcp_types
     from mcp import Client
 
-__all__ = ["ServerConnection", "ServerGoneError", "ServerStartError"]
+__all__ = ["ServerConnection", "ServerGoneError", "ServerStartError", "UnreadableReplyError"]
 
 _STDERR_TAIL_BYTES = 4000
 _STDERR_TAIL_LINES = 15
@@ -50,6 +51,12 @@ class ServerStartError(GentError):
 
 class ServerGoneError(GentError):
     """The MCP server of a tool is no longer running (it crashed or was stopped)."""
+
+
+class UnreadableReplyError(GentError):
+    """The MCP server answered a call with a reply that could not be read (see
+    :mod:`gent_mcp.replies`).
+    """
 
 
 def _leaf(error: BaseException) -> BaseException:
@@ -321,11 +328,23 @@ class ServerConnection:
         try:
             return await client.call_tool(name, arguments)
         except MCPError as error:
+            if is_unreadable_reply(error.code, error.message, error.data):
+                raise self._unreadable_error(name, error.message) from None
             if error.code != CONNECTION_CLOSED:
                 raise
             if self._gone is None:
                 self._gone = f"it stopped during a call to {name!r}"
             raise self._gone_error(name, during=True) from None
+
+    def _unreadable_error(self, name: str, message: str) -> UnreadableReplyError:
+        return UnreadableReplyError(
+            f"the MCP server {self.describe()} answered the call to {name!r}: {message}",
+            location=Location(tool=name),
+            model_message=(
+                f"Tool {name!r} failed: {message}. The call may have run on the server; its "
+                "result is unknown."
+            ),
+        )
 
     def _check_usable(self, name: str) -> None:
         if self._loop is not None and self._loop is not asyncio.get_running_loop():

@@ -11,12 +11,11 @@ an unreadable one with a JSON-RPC error (see :mod:`gent_mcp.serve_stdio`).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError
-from gent_core.toolkit import Output
+from gent_core.toolkit import Output, run_command
 
 if TYPE_CHECKING:
     from gent_core import Agent
@@ -102,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         agent = Agent.from_config(loaded)
         if args.cwd is not None:
             agent.working_directory = Path(args.cwd).resolve()
-        asyncio.run(_serve(agent, args))
+        # Ctrl-C, SIGTERM (how an MCP client ends its server) and SIGHUP stop the serving
+        # task, so the config's own toolsets (their process groups) are stopped too.
+        run_command(_serve(agent, args))
     except GentError as error:
         output.error("gent mcp-serve", str(error))
         return 2

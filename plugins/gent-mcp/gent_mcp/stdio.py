@@ -12,7 +12,8 @@ closes, whatever the server did:
 3. sends SIGKILL to whatever is left.
 
 The messages are newline-delimited JSON-RPC, as the SDK's client reads and writes them; a line
-that is not a JSON-RPC message reaches the session as an exception (the SDK's way). Lines are
+that is not a JSON-RPC message reaches the session as an exception (the SDK's way), except a
+reply the SDK cannot read, which fails its call at once (:mod:`gent_mcp.replies`). Lines are
 read through :func:`gent_core._lines.bounded_lines`: a line longer than ``max_line_chars`` (a
 server writing without end) closes the connection instead of filling the memory.
 
@@ -95,14 +96,22 @@ async def end_process_group(
 
 
 def _parse(line: str) -> Any:
-    """One line from the server: a ``SessionMessage``, or the exception that reading it gave."""
+    """One line from the server: a ``SessionMessage``, or the exception that reading it gave.
+
+    A reply the SDK cannot read (a lone surrogate, nesting past its parser's depth) becomes a
+    JSON-RPC error for the request it answers, so that call fails at once instead of waiting
+    for its timeout (see :mod:`gent_mcp.replies`).
+    """
     import mcp_types
     from mcp.shared.message import SessionMessage
 
     try:
         message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError as error:
-        return error
+    except (ValueError, RecursionError) as error:
+        from gent_mcp.replies import reply_id, unreadable_reply
+
+        request_id = reply_id(line)
+        return error if request_id is None else unreadable_reply(request_id, error)
     return SessionMessage(message)
 
 

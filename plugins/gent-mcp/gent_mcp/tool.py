@@ -89,16 +89,17 @@ class MCPTool(Tool):
     async def call(self, arguments: Mapping[str, Any], context: ExecutionContext) -> ToolResult:
         """Send the call to the server and map its result (see :mod:`gent_mcp.results`).
 
-        A protocol error from the server (an unknown tool, invalid parameters...) and a
-        server that is gone become error results; nothing is raised for them.
+        A protocol error from the server (an unknown tool, invalid parameters...), a reply
+        that could not be read and a server that is gone become error results; nothing is
+        raised for them.
         """
         from mcp import MCPError
 
-        from gent_mcp.connection import ServerGoneError
+        from gent_mcp.connection import ServerGoneError, UnreadableReplyError
 
         try:
             result = await self.connection.call(self.remote_name, dict(arguments))
-        except ServerGoneError as error:
+        except (ServerGoneError, UnreadableReplyError) as error:
             return ToolResult.failure(error)
         except MCPError as error:
             server = self.connection.label

@@ -5,9 +5,10 @@ global tracer provider, or one gent-otel builds from the ``OTEL_*`` variables (s
 OpenTelemetry's SDK and exporter are imported only here, and only when a run starts with an
 exporter configured. gent-otel's own provider is made once per process (per exporter
 configuration), is not installed as the global provider, and is flushed and shut down when
-the process exits (the SDK's own exit handler): a broken endpoint costs at most the
-exporter's timeout (``OTEL_EXPORTER_OTLP_TIMEOUT``, 10 s by default) and a warning, never the
-run.
+the process exits, within about a second (:mod:`gent_otel.exit`): a receiver that is down or
+silent costs at most that and one warning line, never the run. An OTLP export request may take
+:data:`~gent_otel.settings.EXPORT_TIMEOUT` seconds unless ``OTEL_EXPORTER_OTLP_TIMEOUT`` says
+otherwise.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from gent_otel.settings import (
     SUPPORTED_EXPORTERS,
     configured_exporters,
+    export_timeout,
     otlp_protocol,
     sdk_disabled,
 )
@@ -108,7 +110,8 @@ def _build(exporters: tuple[str, ...], protocol: str) -> Tracer | None:
         resource = Resource.create()
         if str(resource.attributes.get("service.name", "")).startswith("unknown_service"):
             resource = resource.merge(Resource({"service.name": "gent"}))
-        provider = TracerProvider(resource=resource)
+        # Ended by gent-otel's own bounded exit handler, not the SDK's unbounded one.
+        provider = TracerProvider(resource=resource, shutdown_on_exit=False)
         added = 0
         for name in exporters:
             processor = _processor(name, protocol)
@@ -124,7 +127,10 @@ def _build(exporters: tuple[str, ...], protocol: str) -> Tracer | None:
         return None
     if not added:
         return None
+    from gent_otel.exit import flush_at_exit
+
     _providers.append(provider)
+    flush_at_exit(_providers)
     return provider.get_tracer(TRACER_NAME, _VERSION)
 
 
@@ -149,7 +155,7 @@ def _processor(name: str, protocol: str) -> Any:
     if protocol == "http/protobuf":
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        return BatchSpanProcessor(OTLPSpanExporter())
+        return BatchSpanProcessor(_watched(OTLPSpanExporter(timeout=export_timeout())))
     if protocol == "grpc":
         try:
             grpc = importlib.import_module("opentelemetry.exporter.otlp.proto.grpc.trace_exporter")
@@ -160,13 +166,24 @@ def _processor(name: str, protocol: str) -> Any:
                 "(install it, or set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)"
             )
             return None
-        return BatchSpanProcessor(grpc.OTLPSpanExporter())
+        return BatchSpanProcessor(_watched(grpc.OTLPSpanExporter(timeout=export_timeout())))
     _logger.warning(
         "gent-otel: the OTLP protocol %r is not supported (accepted: http/protobuf, grpc); "
         "no spans are exported",
         protocol,
     )
     return None
+
+
+def _watched(exporter: Any) -> Any:
+    """``exporter`` watched for the spans it cannot send, the SDK's own log lines silenced
+    (see :mod:`gent_otel.exit`).
+    """
+    from gent_otel.exit import quiet_sdk_logs, watch
+
+    quiet_sdk_logs()
+    endpoint = str(getattr(exporter, "_endpoint", "") or "the OTLP endpoint")
+    return watch(exporter, endpoint)
 
 
 def reset() -> None:

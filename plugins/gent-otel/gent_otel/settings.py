@@ -22,9 +22,11 @@ from collections.abc import Mapping
 
 __all__ = [
     "CAPTURE_CONTENT",
+    "EXPORT_TIMEOUT",
     "SUPPORTED_EXPORTERS",
     "capture_content",
     "configured_exporters",
+    "export_timeout",
     "otlp_protocol",
     "sdk_disabled",
 ]
@@ -34,6 +36,11 @@ CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 SUPPORTED_EXPORTERS = ("otlp", "console")
 """The exporter names ``OTEL_TRACES_EXPORTER`` may list (besides ``none``)."""
+
+EXPORT_TIMEOUT = 1.0
+"""Seconds one OTLP export request may take (its retries included) unless
+``OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`` or ``OTEL_EXPORTER_OTLP_TIMEOUT`` says otherwise; the
+SDK's own default (10 s) would keep a silent receiver's flush going long after a run."""
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _CAPTURE_ON = _TRUE | {"span_only", "span_and_event"}
@@ -88,3 +95,19 @@ def otlp_protocol(environ: Mapping[str, str] | None = None) -> str:
         if value:
             return value
     return "http/protobuf"
+
+
+def export_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds an OTLP export request may take: ``OTEL_EXPORTER_OTLP_TRACES_TIMEOUT``, else
+    ``OTEL_EXPORTER_OTLP_TIMEOUT`` (a positive number of seconds; another value is ignored),
+    else :data:`EXPORT_TIMEOUT`.
+    """
+    env = _environment(environ)
+    for name in ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"):
+        try:
+            value = float(env.get(name, "").strip())
+        except ValueError:
+            continue
+        if 0 < value < float("inf"):
+            return value
+    return EXPORT_TIMEOUT

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from gent_otel import provider
 from gent_otel.settings import (
+    EXPORT_TIMEOUT,
     capture_content,
     configured_exporters,
+    export_timeout,
     otlp_protocol,
     sdk_disabled,
 )
@@ -119,3 +121,19 @@ def test_exporters_gent_otel_cannot_make_are_warnings(caplog: pytest.LogCaptureF
         assert "the OTLP protocol 'http/json' is not supported" in caplog.text
     finally:
         provider.reset()
+
+
+@pytest.mark.parametrize(
+    ("variables", "seconds"),
+    [
+        ({}, EXPORT_TIMEOUT),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "2.5"}, 2.5),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "5", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "3"}, 3.0),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "soon"}, EXPORT_TIMEOUT),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "-1"}, EXPORT_TIMEOUT),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "inf"}, EXPORT_TIMEOUT),
+    ],
+)
+def test_the_export_timeout(variables: dict[str, str], seconds: float) -> None:
+    assert EXPORT_TIMEOUT == 1.0  # not the SDK's 10 s
+    assert export_timeout(variables) == seconds

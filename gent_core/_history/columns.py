@@ -1,9 +1,9 @@
-"""Values crossing into and out of the history database: made storable on the way in,
+r"""Values crossing into and out of the history database: made storable on the way in,
 checked on the way out.
 
 * :func:`storable` is the one place a value becomes a SQLite parameter: every statement the
   store runs binds its parameters through :func:`bind`. A lone surrogate (an undecodable
-  byte of a command's argument: ``gent logs -q $'\\xff'``), which UTF-8 cannot encode,
+  byte of a command's argument: ``gent logs -q $'\xff'``), which UTF-8 cannot encode,
   becomes U+FFFD, as it did when the run was logged; an integer beyond SQLite's 64 bits is
   saturated at the nearest end of that range (a count of runs that large means "all").
 * :func:`run_summary` reads one row of ``runs`` and :func:`read_record` one row of
@@ -193,7 +193,7 @@ def read_record(run_id: str, seq: Any, data: Any) -> dict[str, Any]:
         DamagedRow: Not text, not JSON, beyond the bounds, or not a JSON object.
     """
     where = f"record {seq} of the logged run {run_id} is damaged"
-    if not isinstance(data, str) or isinstance(data, _Undecodable):
+    if not isinstance(data, str):  # bytes, undecodable text, a number
         raise DamagedRow(f"{where}: its data is {_shown(data)}, not JSON text")
     try:
         record = read_json(data, source="the record", max_depth=OUTPUT_MAX_DEPTH)

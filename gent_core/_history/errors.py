@@ -1,5 +1,6 @@
 """The errors of the run history: :class:`HistoryError`, and :class:`DamagedRow` for a row
-that gent did not write that way."""
+that gent did not write that way.
+"""
 
 from __future__ import annotations
 

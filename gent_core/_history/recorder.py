@@ -214,7 +214,7 @@ class HistoryRecorder:
             store, self._store = self._store, None
             try:
                 store.close()
-            except Exception:  # noqa: BLE001 - closing is best effort
+            except Exception:
                 logger.debug("closing the history database failed", exc_info=True)
 
     def _submit(

@@ -33,8 +33,9 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -125,7 +126,8 @@ _BUSY_SLICE = 0.05
 held by another connection is tried again after each slice, so a request to stop waiting
 (:meth:`HistoryStore.hurry`) is seen within one."""
 
-_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+_BUSY_CODES = frozenset({5, 6})
+"""SQLITE_BUSY and SQLITE_LOCKED (primary codes: an extended code's low byte)."""
 
 
 def _busy(error: sqlite3.Error) -> bool:
@@ -192,7 +194,7 @@ class HistoryStore:
                 # the last records.
                 "PRAGMA synchronous = NORMAL",
             ):
-                self._patiently(lambda pragma=pragma: self._db.execute(pragma))
+                self._patiently(partial(self._db.execute, pragma))
             self._migrate()
         except sqlite3.Error as error:
             self._db.close()

@@ -64,7 +64,7 @@ class Writer:
                 return
             try:
                 job()
-            except Exception:  # noqa: BLE001 - one job's failure never stops the next
+            except Exception:
                 logger.debug("a history job failed", exc_info=True)
             finally:
                 self.done += 1

@@ -33,7 +33,9 @@ def two_runs(spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     agent = config(tmp_path / "agent.yaml", CALL, "<answer>391</answer>")
     assert gent(capsys, "run", agent, "first task", "-q")[0] == 0
     halting = config(
-        tmp_path / "halt.yaml", CALL, '<action>{"tool": "crash", "args": {}}</action>',
+        tmp_path / "halt.yaml",
+        CALL,
+        '<action>{"tool": "crash", "args": {}}</action>',
         tools=["calculator", "crash"],
     )
     assert gent(capsys, "run", halting, "-c", "second task", "-q")[0] == 130
@@ -115,6 +117,7 @@ def test_other_columns_of_the_wrong_type_are_named(
         ('{"type": "step", "x": NaN}', "not valid JSON"),
         ('{"type": "step", "n": ' + "9" * 5000 + "}", "digits"),
     ],
+    ids=["an-integer", "nan", "5000-digits"],
 )
 def test_records_that_are_not_json_objects_within_bounds_are_named(
     tmp_path: Path, data: str, what: str

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,9 +31,9 @@ from tests.history.conftest import CALL, config, gent, logs_json
 HANG_GUARD = 60.0
 
 
-def _wait_for(condition: str, check: object) -> None:
+def _wait_for(condition: str, check: Callable[[], bool]) -> None:
     deadline = time.monotonic() + HANG_GUARD
-    while not check():  # type: ignore[operator]
+    while not check():
         assert time.monotonic() < deadline, f"never: {condition}"
         time.sleep(0.05)
 
@@ -45,7 +46,7 @@ def _logged_ids(database: Path) -> list[str]:
 
 
 @pytest.fixture
-def live_run(home: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
+def live_run(home: Path, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     """``gent run`` of a task whose model never answers, in another process."""
     (tmp_path / "hang.yaml").write_text(
         json.dumps({"model": {"name": "recall", "directory": str(tmp_path)}, "tools": []})

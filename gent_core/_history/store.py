@@ -29,8 +29,11 @@ damaged is a :class:`~gent_core._history.errors.DamagedRow` naming the run, neve
 
 from __future__ import annotations
 
+import errno
+import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -175,6 +178,7 @@ class HistoryStore:
         self._hurry = threading.Event()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._refuse_special_file()
             self._db = sqlite3.connect(
                 self.path,
                 timeout=min(timeout, _BUSY_SLICE),
@@ -204,6 +208,8 @@ class HistoryStore:
 
     def _problem(self, what: str, error: BaseException) -> HistoryError:
         detail = str(error) or type(error).__name__
+        if isinstance(error, OSError) and error.strerror:
+            detail = error.strerror
         lowered = detail.lower()
         if isinstance(error, sqlite3.Error) and _busy(error):
             hint = (
@@ -213,7 +219,9 @@ class HistoryStore:
                 else f"Another gent process held it for over {self.timeout:g} s; try again, "
                 "or give --no-log to run without logging."
             )
-        elif "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        elif any(
+            word in lowered for word in ("not a database", "malformed", "corrupt", "regular file")
+        ):
             hint = (
                 f"The file is damaged: move it away (mv {self.path} {self.path}.bad) and gent "
                 "starts a new one; give --no-log to run without logging meanwhile."
@@ -228,6 +236,20 @@ class HistoryStore:
             location=Location(file=str(self.path)),
             hint=hint,
         )
+
+    def _refuse_special_file(self) -> None:
+        """Refuse a database path that names something other than a regular file (a FIFO
+        would hang every read; a link to ``/dev/zero`` would never end).
+
+        Raises:
+            OSError: Wrapped by the caller, as a file that cannot be opened.
+        """
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            return  # a new database
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
 
     def hurry(self) -> None:
         """Stop waiting for other processes: from now on a statement that finds the database

@@ -9,6 +9,7 @@ the types gent writes.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -134,3 +135,27 @@ def test_records_that_are_not_json_objects_within_bounds_are_named(
     message = str(raised.value)
     assert message.startswith(f"record 1 of the logged run {run_id} is damaged: ")
     assert what in message and "\n" not in message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link-to-dev-zero", "directory"])
+def test_a_database_path_that_is_not_a_regular_file_is_refused_at_once(
+    spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    # variant: the database file itself is hostile (a FIFO would hang every read)
+    home.mkdir()
+    database = home / "logs.db"
+    if kind == "fifo":
+        os.mkfifo(database)
+    elif kind == "directory":
+        database.mkdir()
+    else:
+        database.symlink_to("/dev/zero")
+    code, _, err = gent(capsys, "logs")
+    assert code == 2
+    assert err.splitlines()[0].startswith("gent logs: error: the history database cannot be")
+    assert "Traceback" not in err
+    agent = config(tmp_path / "agent.yaml", "<answer>still 42</answer>")
+    code, out, err = gent(capsys, "run", agent, "Answer anyway", "--json")
+    assert (code, json.loads(out)["answer"]) == (0, "still 42")
+    (warning,) = err.splitlines()
+    assert "this run is not logged: the history database cannot be opened" in warning

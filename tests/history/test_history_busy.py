@@ -24,7 +24,7 @@ from gent_core._history.store import HistoryStore
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 from tests.cli.history_plugin import Spy
-from tests.history.conftest import CALL, config, gent, logs_json
+from tests.history.conftest import config, gent, halting, logs_json
 
 TICKS = 1_000
 """Turns of the event loop a test waits for while a write waits for the lock."""
@@ -145,16 +145,11 @@ def test_ctrl_c_of_gent_run_on_a_held_history_exits_with_one_warning(
     # variant: the command line, Ctrl-C pressed by a tool while another process holds the lock
     agent = config(tmp_path / "agent.yaml", "<answer>first</answer>")
     assert gent(capsys, "run", agent, "create the database", "-q")[0] == 0
-    halting = config(
-        tmp_path / "halt.yaml",
-        CALL,
-        '<action>{"tool": "ctrl_c", "args": {}}</action>',
-        tools=["calculator", "ctrl_c"],
-    )
+    interrupted = halting(tmp_path / "halt.yaml", "ctrl_c")
     holder = sqlite3.connect(home / "logs.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        code, _, err = gent(capsys, "run", halting, "Long task", "--json")
+        code, _, err = gent(capsys, "run", interrupted, "Long task", "--json")
         assert holder.in_transaction
     finally:
         holder.execute("ROLLBACK")

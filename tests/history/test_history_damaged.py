@@ -18,7 +18,7 @@ import pytest
 from gent_core._history.errors import DamagedRow
 from gent_core._history.store import HistoryStore
 from tests.cli.history_plugin import Spy
-from tests.history.conftest import CALL, config, gent, logs_json
+from tests.history.conftest import CALL, config, gent, halting, logs_json
 
 DEEP = 100_000
 
@@ -33,13 +33,8 @@ def two_runs(spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     oldest first."""
     agent = config(tmp_path / "agent.yaml", CALL, "<answer>391</answer>")
     assert gent(capsys, "run", agent, "first task", "-q")[0] == 0
-    halting = config(
-        tmp_path / "halt.yaml",
-        CALL,
-        '<action>{"tool": "crash", "args": {}}</action>',
-        tools=["calculator", "crash"],
-    )
-    assert gent(capsys, "run", halting, "-c", "second task", "-q")[0] == 130
+    crashing = halting(tmp_path / "halt.yaml", "crash")
+    assert gent(capsys, "run", crashing, "-c", "second task", "-q")[0] == 130
     return [run["id"] for run in reversed(logs_json(capsys))]
 
 

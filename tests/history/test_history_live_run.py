@@ -26,7 +26,7 @@ from gent_core._history.running import lock_path
 from gent_core._history.store import HistoryStore
 from tests.cli.chat_plugin import install_chat_plugin
 from tests.cli.history_plugin import Spy
-from tests.history.conftest import CALL, config, gent, logs_json
+from tests.history.conftest import config, gent, halting, logs_json
 
 HANG_GUARD = 60.0
 
@@ -99,13 +99,8 @@ def test_a_run_being_resumed_cannot_be_resumed_again_and_a_finished_run_leaves_n
     spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # variant: the second process is a resume of the same run, not the run itself
-    halting = config(
-        tmp_path / "halt.yaml",
-        CALL,
-        '<action>{"tool": "crash", "args": {}}</action>',
-        tools=["calculator", "crash"],
-    )
-    assert gent(capsys, "run", halting, "Long task", "-q")[0] == 130
+    crashing = halting(tmp_path / "halt.yaml", "crash")
+    assert gent(capsys, "run", crashing, "Long task", "-q")[0] == 130
     (interrupted,) = logs_json(capsys)
     with HistoryStore(home / "logs.db") as store:
         first = resumable_run(store, interrupted["id"])

@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 
 from tests.cli.history_plugin import Spy
-from tests.history.conftest import CALL, config, gent, logs_json
-
-PRESS_CTRL_C = '<action>{"tool": "ctrl_c", "args": {}}</action>'
+from tests.history.conftest import gent, halting, logs_json
 
 
 def _end_stats(capsys: pytest.CaptureFixture[str], run_id: str) -> Any:
@@ -29,7 +27,7 @@ def test_a_cancelled_chat_turn_is_logged_with_the_time_it_ran(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    agent = config(tmp_path / "agent.yaml", CALL, PRESS_CTRL_C, tools=["calculator", "ctrl_c"])
+    agent = halting(tmp_path / "agent.yaml", "ctrl_c")
     monkeypatch.setattr(sys, "stdin", io.StringIO("Long task\n!exit\n"))
     code, _, err = gent(capsys, "chat", agent, "-q")
     assert code == 0, err
@@ -46,7 +44,7 @@ def test_an_interrupted_gent_run_is_logged_with_the_time_it_ran(
     spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # variant: gent run, Ctrl-C from the tool
-    agent = config(tmp_path / "agent.yaml", CALL, PRESS_CTRL_C, tools=["calculator", "ctrl_c"])
+    agent = halting(tmp_path / "agent.yaml", "ctrl_c")
     assert gent(capsys, "run", agent, "Long task", "-q")[0] == 130
     (run,) = logs_json(capsys)
     seconds = _end_stats(capsys, run["id"])["seconds"]

@@ -206,8 +206,12 @@ class HistoryRecorder:
     def _give_up(self, error: BaseException, redact: Callable[[str], str]) -> None:
         """Log nothing more (the database is closed by :meth:`close`), with one warning."""
         self.failed = True
-        self._run_id = None
-        logger.warning("this run is not logged: %s", redact(_one_line(error)))
+        logged, self._run_id = self._run_id, None
+        if logged is not None:  # its start is in the database: gent logs shows it
+            what = f"the rest of run {logged} is not logged"
+        else:
+            what = "this run is not logged"
+        logger.warning("%s: %s", what, redact(_one_line(error)))
 
     def _close_store(self) -> None:
         if self._store is not None:
@@ -301,6 +305,7 @@ class HistoryRecorder:
                 self._give_up(error, context.redact)
                 return
         logged = new_run_id()
+        self._run_id = None  # until its start is written
         self._runs[context.run_id] = _Run(logged, self._locks(logged, resumed))
         if self.conversation_id is None:
             self.conversation_id = conversation or logged

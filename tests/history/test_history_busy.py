@@ -159,3 +159,44 @@ def test_ctrl_c_of_gent_run_on_a_held_history_exits_with_one_warning(
     assert "this run is not logged" in warning and "did not wait" in warning
     assert interrupted == "gent run: interrupted"  # no --resume of a run that is not logged
     assert [run["task"] for run in logs_json(capsys)] == ["create the database"]
+
+
+def test_a_lock_taken_during_the_run_leaves_the_run_logged_up_to_there_and_resumable(
+    database: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # variant: another process takes the lock after the run's start was written
+    agent = _agent(HANG)
+    recorder = HistoryRecorder(agent, path=database, timeout=120)
+    agent.middleware.append(recorder)
+    holder = sqlite3.connect(database, isolation_level=None)
+    model = agent.model
+    assert isinstance(model, ScriptedModel)
+
+    async def scenario() -> str | None:
+        running = asyncio.create_task(agent.run("Wait"))
+        while not model.requests:
+            await asyncio.sleep(0)
+        while recorder._writer.done < 2:  # the run's start and header are written
+            await asyncio.sleep(0)
+        logged = recorder.run_id
+        holder.execute("BEGIN IMMEDIATE")
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        return logged
+
+    try:
+        logged = asyncio.run(scenario())
+        with caplog.at_level(logging.WARNING, logger="gent.history"):
+            recorder.close()
+        assert holder.in_transaction
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+    (warning,) = [record.getMessage() for record in caplog.records]
+    assert warning.startswith(f"the rest of run {logged} is not logged: ")
+    with HistoryStore(database) as store:
+        (run,) = store.list_runs()
+        assert (run.id, run.stop_reason) == (logged, None)  # no end: --resume continues it
+        assert [record["type"] for record in store.records(run.id)] == ["run"]

@@ -309,6 +309,7 @@ def scenarios() -> list[Scenario]:
     ]
     found += cache_probe_size_scenarios()
     found += _stop_signals_replies_receivers()  # issue 24: sections 1 and 4
+    found += history_scenarios()
     return found
 
 
@@ -561,6 +562,96 @@ def cache_probe_size_scenarios() -> list[Scenario]:
     return found
 
 
+# 9. the run history (issue 24): arguments bound to SQLite, damaged rows --------------------
+
+RUN_ID = "01JAAAAAAAAAAAAAAAAAAAAAAA"
+UNDECODABLE = "\udcff"  # the byte 0xff in an argument, as Python decodes it
+
+
+def history_database(*damage: str) -> bytes:
+    """A history database holding one interrupted run (:data:`RUN_ID`: a header and one
+    step, no end), after the SQL statements ``damage``; its bytes.
+    """
+    import sqlite3
+
+    from gent_core._history.store import HistoryStore
+
+    with tempfile.TemporaryDirectory(prefix="gent-hostile-db-") as folder:
+        path = Path(folder) / "logs.db"
+        with HistoryStore(path) as store:
+            store.start_run(task=f"price {UNDECODABLE} list", config_name="built-in", run_id=RUN_ID)
+            store.add_record(RUN_ID, {"type": "run", "version": 1, "task": "price list"})
+            store.add_record(RUN_ID, {"type": "step", "index": 1, "output": "x", "outcome": "none"})
+        db = sqlite3.connect(path)
+        with db:
+            for statement in damage:
+                db.execute(statement)
+        db.close()  # the last connection: the write-ahead log is folded into the file
+        return path.read_bytes()
+
+
+def history_scenarios() -> list[Scenario]:
+    home = {"GENT_HOME": "."}
+    clean = history_database()
+    found = [
+        Scenario(
+            f"history-{name}",
+            args,
+            {"logs.db": clean},
+            codes=codes,
+            env=home,
+        )
+        for name, args, codes in (
+            ("query-undecodable", ["logs", "-q", UNDECODABLE], (0,)),
+            ("query-undecodable-json", ["logs", "-q", f"a {UNDECODABLE}b", "--json"], (0,)),
+            ("show-undecodable", ["logs", "show", UNDECODABLE], (2,)),
+            ("show-undecodable-long", ["logs", "show", UNDECODABLE * 300], (2,)),
+            ("config-undecodable", ["logs", "--config", UNDECODABLE], (0,)),
+            ("count-past-int64", ["logs", "-n", "9223372036854775808"], (2,)),
+            ("count-huge", ["logs", "-n", "9" * 5000], (2,)),
+            ("count-negative", ["logs", "--count=-3"], (2,)),
+            ("resume-undecodable-id", ["run", "--resume", "01J" + UNDECODABLE], (2,)),
+        )
+    ]
+    deep = "[" * 100_000 + "]" * 100_000
+    damaged = {
+        "record-nested-100000": "UPDATE records SET data = "
+        + f'\'{{"type": "step", "output": {deep}}}\' WHERE seq = 2',
+        "record-not-json": "UPDATE records SET data = 'abc' WHERE seq = 2",
+        "record-blob": "UPDATE records SET data = x'00ff' WHERE seq = 2",
+        "record-not-utf8": "UPDATE records SET data = CAST(x'7bff7d' AS TEXT) WHERE seq = 2",
+        "record-an-array": "UPDATE records SET data = '[1, 2]' WHERE seq = 1",
+        "steps-text": "UPDATE runs SET steps = 'abc'",
+        "seconds-text": "UPDATE runs SET seconds = 'slow'",
+        "task-blob": "UPDATE runs SET task = x'00'",
+        "task-not-utf8": "UPDATE runs SET task = CAST(x'ff' AS TEXT)",
+        "tokens-real": "UPDATE runs SET input_tokens = 2.5",
+        "header-config-a-list": "UPDATE records SET data = "
+        + '\'{"type": "run", "version": 1, "task": "t", "config": [1, 2]}\' WHERE seq = 1',
+        "header-config-deep": "UPDATE records SET data = "
+        + f'\'{{"type": "run", "task": "t", "config": {{"model": {"[" * 150 + "]" * 150}}}}}\' '
+        + "WHERE seq = 1",
+        "header-version-huge": "UPDATE records SET data = "
+        + f'\'{{"type": "run", "version": {"9" * 400}, "task": "t"}}\' WHERE seq = 1',
+        "header-task-a-number": "UPDATE records SET data = "
+        + '\'{"type": "run", "version": 1, "task": 5}\' WHERE seq = 1',
+        "step-calls-a-number": "UPDATE records SET data = "
+        + '\'{"type": "step", "index": 1, "output": "x", "calls": 5}\' WHERE seq = 2',
+        "step-index-huge": "UPDATE records SET data = "
+        + f'\'{{"type": "step", "index": {"9" * 30}, "output": "x"}}\' WHERE seq = 2',
+        "id-lowercase-path": "UPDATE runs SET id = '../../x', conversation_id = '../../x'",
+    }
+    for name, statement in damaged.items():
+        database = {"logs.db": history_database(statement)}
+        found += [
+            Scenario(f"history-{name}-list", ["logs"], database, codes=(0, 2), env=home),
+            Scenario(f"history-{name}-show", ["logs", "show", RUN_ID], database, env=home),
+            Scenario(f"history-{name}-continue", ["run", "-c", "more"], database, env=home),
+            Scenario(f"history-{name}-resume", ["run", "--resume", RUN_ID], database, env=home),
+        ]
+    return found
+
+
 def _alias_bomb() -> str:
     """Nine levels of anchors, each a list of nine aliases of the one before (9**9 values)."""
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
@@ -761,7 +852,7 @@ def run(scenario: Scenario) -> tuple[bool, str, float]:
             else:
                 path.write_text(content, encoding="utf-8", errors="surrogateescape")
         env = {**os.environ, "NO_COLOR": "1", **scenario.env}
-        env["GENT_HISTORY"] = str(root / "history.db")
+        env.setdefault("GENT_HOME", str(root / "gent-home"))  # the run history stays here
         if scenario.setup is not None:
             scenario.setup(root, env)
         started = time.perf_counter()

@@ -25,7 +25,7 @@ from gent_core.errors import GentError
 if TYPE_CHECKING:
     from gent_core._history.store import HistoryStore, RunSummary
 
-__all__ = ["DEFAULT_COUNT", "add_arguments", "run"]
+__all__ = ["DEFAULT_COUNT", "MAX_COUNT", "add_arguments", "run"]
 
 COMMAND = "gent logs"
 
@@ -44,14 +44,19 @@ examples:
 """
 
 
+MAX_COUNT = 1_000_000
+"""The largest ``-n`` (``-n 0`` lists every run)."""
+
+
 def _count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = -1
-    if value < 0:
+    if not 0 <= value <= MAX_COUNT:
+        shown = text if len(text) <= 40 else text[:37] + "..."
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of runs >= 0 (0 for all), got {text!r}"
+            f"expected a whole number of runs from 0 to {MAX_COUNT:,} (0 for all), got {shown!r}"
         )
     return value
 
@@ -70,7 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_count,
         default=DEFAULT_COUNT,
         metavar="N",
-        help=f"how many runs, newest first (default {DEFAULT_COUNT}; 0 for all)",
+        help=f"how many runs, newest first (default {DEFAULT_COUNT}; 0 for all; at most "
+        f"{MAX_COUNT:,})",
     )
     parser.add_argument(
         "-q",
@@ -139,8 +145,15 @@ def _print_run(run: RunSummary, output: Output) -> None:
 
 
 def _list(store: HistoryStore, args: argparse.Namespace, output: Output) -> int:
+    def skipped(error: GentError) -> None:  # a damaged row: one line, and the others shown
+        output.line(f"{COMMAND}: skipped: {error.message}", err=True)
+
     runs = store.list_runs(
-        limit=args.count or None, query=args.query, config=args.config, failed=args.failed
+        limit=args.count or None,
+        query=args.query,
+        config=args.config,
+        failed=args.failed,
+        on_damaged=skipped,
     )
     if args.json:
         output.json([run.to_dict() for run in runs], redact=False)
@@ -176,7 +189,8 @@ def _print_records(records: list[dict[str, Any]], output: Output) -> None:
                 tokens = f", {model.get('input_tokens')} in / {model.get('output_tokens')} out"
             output.line(f"\nStep {record.get('index')} ({record.get('outcome')}{tokens})")
             output.line(str(record.get("output", "")).rstrip("\n"))
-            for call in record.get("calls") or []:
+            calls = record.get("calls")
+            for call in calls if isinstance(calls, list) else []:
                 if isinstance(call, dict):
                     output.line(_call_line(call))
             if record.get("feedback"):

@@ -8,6 +8,12 @@
 short transaction per record. Only the agents the command line attaches it to are logged
 (``gent run``, the turns of ``gent chat``); an ``Agent`` used from Python logs nothing.
 
+The hooks only queue the writes: a thread of the recorder's own runs them in order
+(:class:`~gent_core._history.writer.Writer`), so a write that waits for another process's lock
+never holds up the event loop, the run or Ctrl-C; :meth:`HistoryRecorder.close` waits for
+them (after Ctrl-C, without waiting for another process). While a run is logged it holds its
+lock (:mod:`~gent_core._history.running`), so no other process resumes it meanwhile.
+
 Logging never stops a run: the first problem (a damaged or locked database, a directory that
 cannot be written) is one warning on standard error, and the recorder logs nothing more.
 """
@@ -15,6 +21,9 @@ cannot be written) is one warning on standard error, and the recorder logs nothi
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,11 +31,13 @@ from typing import TYPE_CHECKING, Any
 from gent_core._agent.records import redact_record
 from gent_core._agent.transcript import Transcript, end_line, resume_line, run_line, step_line
 from gent_core._history.paths import database_path, logging_enabled
+from gent_core._history.writer import Writer
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from gent_core._agent import Agent, RunResult, StepRecord
+    from gent_core._history.running import RunLock
     from gent_core._history.store import HistoryStore
     from gent_core.context import ExecutionContext
     from gent_core.model import Model
@@ -50,12 +61,16 @@ class Resumed:
         run_id: Its id in the history database, or ``None`` when it came from a transcript
             file.
         conversation_id: The conversation it belongs to in the database, if logged there.
+        lock: The logged run's lock (:mod:`~gent_core._history.running`), held from when
+            ``--resume`` found it until the run that continues it ends, so no other process
+            continues it meanwhile.
     """
 
     transcript: Transcript | None = None
     path: str | None = None
     run_id: str | None = None
     conversation_id: str | None = None
+    lock: RunLock | None = None
 
     def read(self) -> Transcript:
         """The transcript (read from ``path`` the first time when not given).
@@ -79,6 +94,45 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def _with_seconds(record: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The ``end`` record with ``seconds`` as the run's wall time when it has none: the loop
+    measures a run that ends by itself; one interrupted by Ctrl-C ends before it can.
+    """
+    stats = record.get("stats")
+    if not isinstance(stats, dict):
+        return record
+    times = stats.get("seconds")
+    if isinstance(times, dict) and not times.get("total"):
+        stats = {**stats, "seconds": {**times, "total": round(seconds, 6)}}
+        return {**record, "stats": stats}
+    return record
+
+
+def _copy(store: HistoryStore, logged: str, previous: Transcript, header: dict[str, Any]) -> None:
+    """Copy a resumed run's header and steps into the run ``logged``, then a ``resume``
+    record (they were redacted when they were first written).
+    """
+    store.add_record(logged, dict(previous.header) or header)
+    for step in previous.steps:
+        store.add_record(logged, step_line(step))
+    store.add_record(logged, resume_line(len(previous.steps)))
+
+
+class _Run:
+    """What the recorder keeps of a run in progress: its id in the database, when it
+    started, and the run locks to let go of when its end is written.
+    """
+
+    def __init__(self, logged: str, locks: list[RunLock]) -> None:
+        self.logged = logged
+        self.started = time.perf_counter()
+        self.locks = locks
+
+    def release(self) -> None:
+        for lock in self.locks:
+            lock.release()
+
+
 class HistoryRecorder:
     """Writes the runs of one agent to the history database (see the module docstring).
 
@@ -92,9 +146,9 @@ class HistoryRecorder:
             and later runs of this recorder join it, as the turns of ``gent chat`` do).
         resumed: The earlier run the next run continues: its header and steps are copied
             first, then a ``resume`` record, so the logged run holds the whole run.
+        timeout: Seconds a write waits for another process's write to the database.
 
     Attributes:
-        run_id: The id of the latest run logged (``None`` before one, or when logging failed).
         failed: Whether logging was given up after a problem (already warned about).
     """
 
@@ -106,6 +160,7 @@ class HistoryRecorder:
         config_name: str | None = None,
         conversation_id: str | None = None,
         resumed: Resumed | None = None,
+        timeout: float = 5.0,
     ) -> None:
         self._agent = agent
         self.path = Path(path) if path is not None else database_path()
@@ -113,30 +168,52 @@ class HistoryRecorder:
             str(agent.config_file) if agent.config_file is not None else BUILT_IN
         )
         self.conversation_id = conversation_id
+        self.timeout = timeout
         self._resumed = resumed
         self._store: HistoryStore | None = None
-        self._runs: dict[str, str] = {}
-        self.run_id: str | None = None
+        self._runs: dict[str, _Run] = {}
+        self._writer = Writer("gent-history")
+        self._hurried = False
+        self._interrupted = False
+        self._run_id: str | None = None
+        self._started: threading.Event | None = None
         self.failed = False
 
-    # -- the store, and giving up ---------------------------------------------------------
+    @property
+    def run_id(self) -> str | None:
+        """The id of the latest run, once it is in the database (``None`` before one, or
+        when logging failed). Read while that run's first write is queued, it waits for that
+        write; after Ctrl-C, without waiting for another process (see :meth:`close`).
+        """
+        started = self._started
+        if started is not None and not started.is_set():
+            if self._interrupted or self._runs:
+                self._hurry()
+            started.wait()
+        return self._run_id
+
+    # -- the store (on the writer's thread), and giving up --------------------------------
 
     def _open(self) -> HistoryStore:
         if self._store is None:
             from gent_core._history.store import HistoryStore
 
-            self._store = HistoryStore(self.path)
+            self._store = HistoryStore(self.path, timeout=0 if self._hurried else self.timeout)
+            if self._hurried:
+                self._store.hurry()
         return self._store
 
-    def _give_up(self, error: BaseException, context: ExecutionContext) -> None:
+    def _give_up(self, error: BaseException, redact: Callable[[str], str]) -> None:
+        """Log nothing more (the database is closed by :meth:`close`), with one warning."""
         self.failed = True
-        self._runs.clear()
-        self.run_id = None
-        logger.warning("this run is not logged: %s", context.redact(_one_line(error)))
-        self.close()
+        logged, self._run_id = self._run_id, None
+        if logged is not None:  # its start is in the database: gent logs shows it
+            what = f"the rest of run {logged} is not logged"
+        else:
+            what = "this run is not logged"
+        logger.warning("%s: %s", what, redact(_one_line(error)))
 
-    def close(self) -> None:
-        """Close the database (a later run opens it again)."""
+    def _close_store(self) -> None:
         if self._store is not None:
             store, self._store = self._store, None
             try:
@@ -144,14 +221,61 @@ class HistoryRecorder:
             except Exception:
                 logger.debug("closing the history database failed", exc_info=True)
 
+    def _submit(
+        self,
+        context: ExecutionContext,
+        write: Callable[[HistoryStore], None],
+        done: threading.Event | None = None,
+    ) -> None:
+        """Queue ``write`` for the writer's thread (``done`` is set once it has run or been
+        skipped); its first problem gives up logging.
+        """
+        redact = context.redact
+
+        def job() -> None:
+            try:
+                if not self.failed:
+                    write(self._open())
+            except Exception as error:  # noqa: BLE001 - logging never stops a run
+                self._give_up(error, redact)
+            finally:
+                if done is not None:
+                    done.set()
+
+        self._writer.submit(job)
+
     def _add(self, context: ExecutionContext, record: dict[str, Any]) -> None:
-        logged = self._runs.get(context.run_id)
-        if logged is None or self.failed:
+        run = self._runs.get(context.run_id)
+        if run is None or self.failed:
             return
+        redacted = redact_record(record, context.redact)  # here: the record is the run's now
+        self._submit(context, lambda store: store.add_record(run.logged, redacted))
+
+    def close(self) -> None:
+        """Wait for the writes queued so far, then close the database (a later run opens it
+        again). After a run interrupted by Ctrl-C (or one that never ended) the writes do not
+        wait for another process holding the database: what cannot be written at once is
+        left out, with one warning, so Ctrl-C ends the command without that wait.
+        """
+        if self._interrupted or self._runs:
+            self._hurry()
         try:
-            self._open().add_record(logged, redact_record(record, context.redact))
-        except Exception as error:  # noqa: BLE001 - logging never stops a run
-            self._give_up(error, context)
+            self._writer.drain()
+        except KeyboardInterrupt:  # Ctrl-C while waiting for another process: stop waiting
+            self._hurry()
+            self._writer.drain()
+            raise
+        finally:
+            for run in self._runs.values():
+                run.release()
+            self._runs.clear()
+            self._close_store()
+
+    def _hurry(self) -> None:
+        self._hurried = True
+        store = self._store
+        if store is not None:
+            store.hurry()
 
     # -- the run hooks --------------------------------------------------------------------
 
@@ -161,6 +285,8 @@ class HistoryRecorder:
         del model
         if self.failed:
             return
+        from gent_core._history.store import new_run_id
+
         resumed, self._resumed = self._resumed, None
         agent = self._agent
         conversation = self.conversation_id
@@ -171,35 +297,48 @@ class HistoryRecorder:
             task, agent.system_prompt(), config=agent.config_summary, config_file=config_file
         )
         redacted = redact_record(header, context.redact)
-        try:
-            store = self._open()
-            logged = store.start_run(
+        previous: Transcript | None = None
+        if resumed is not None:
+            try:  # now, before the run appends to a resumed transcript file
+                previous = resumed.read()
+            except Exception as error:  # noqa: BLE001 - logging never stops a run
+                self._give_up(error, context.redact)
+                return
+        logged = new_run_id()
+        self._run_id = None  # until its start is written
+        self._runs[context.run_id] = _Run(logged, self._locks(logged, resumed))
+        if self.conversation_id is None:
+            self.conversation_id = conversation or logged
+
+        def start(store: HistoryStore) -> None:
+            store.start_run(
                 task=task,
                 config_name=self.config_name,
                 config=redacted.get("config"),
                 system_prompt=redacted.get("system_prompt"),
                 conversation_id=conversation,
                 resumed_from=resumed.run_id if resumed is not None else None,
+                run_id=logged,
             )
-        except Exception as error:  # noqa: BLE001 - logging never stops a run
-            self._give_up(error, context)
-            return
-        self._runs[context.run_id] = logged
-        self.run_id = logged
-        if self.conversation_id is None:
-            self.conversation_id = conversation or logged
-        if resumed is None:
+            self._run_id = logged  # in the database now: gent logs show, --resume find it
+
+        self._started = threading.Event()
+        self._submit(context, start, self._started)
+        if previous is None:
             self._add(context, header)
-            return
+        else:
+            self._submit(context, lambda store: _copy(store, logged, previous, redacted))
+
+    def _locks(self, logged: str, resumed: Resumed | None) -> list[RunLock]:
+        """The run's own lock, and the resumed run's (held since ``--resume`` found it)."""
+        from gent_core._history.running import lock_run
+
+        locks = [] if resumed is None or resumed.lock is None else [resumed.lock]
         try:
-            previous = resumed.read()
-        except Exception as error:  # noqa: BLE001 - logging never stops a run
-            self._give_up(error, context)
-            return
-        self._add(context, dict(previous.header) or header)
-        for step in previous.steps:
-            self._add(context, step_line(step))
-        self._add(context, resume_line(len(previous.steps)))
+            own = lock_run(self.path, logged)
+        except GentError:  # pragma: no cover - a new id: nobody else holds its lock
+            own = None
+        return locks if own is None else [*locks, own]
 
     @hookimpl
     def gent_step_finished(self, record: StepRecord, context: ExecutionContext) -> None:
@@ -208,9 +347,16 @@ class HistoryRecorder:
 
     @hookimpl
     def gent_run_finished(self, result: RunResult, context: ExecutionContext) -> None:
-        """Add the run's end: answer, stop reason, tokens and seconds."""
-        self._add(context, end_line(result))
-        self._runs.pop(context.run_id, None)
+        """Add the run's end: answer, stop reason, tokens and seconds (measured here when the
+        run was interrupted before the loop could measure it); then let go of its locks.
+        """
+        run = self._runs.get(context.run_id)
+        if run is None:
+            return
+        self._interrupted = result.stop_reason == "cancelled"
+        self._add(context, _with_seconds(end_line(result), time.perf_counter() - run.started))
+        del self._runs[context.run_id]
+        self._writer.submit(run.release)  # after the end is written (or given up)
 
 
 def record_runs(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from gent_core._agent.replay import conversation_messages
 from gent_core._agent.transcript import Transcript, transcript_from_records
 from gent_core._history.recorder import Resumed
+from gent_core._history.running import lock_run
 from gent_core._history.store import HistoryError, HistoryStore, RunSummary
 from gent_core.messages import Message
 
@@ -34,14 +35,28 @@ def logged_transcript(store: HistoryStore, run: RunSummary) -> Transcript:
 
 def resumable_run(store: HistoryStore, run_id: str) -> Resumed:
     """The logged run ``run_id`` (or an unambiguous start of it), ready to resume: its
-    header and completed steps, without the end of an interruption.
+    header and completed steps, without the end of an interruption, and its lock
+    (:mod:`~gent_core._history.running`), held until the run that continues it ends.
 
     Raises:
-        HistoryError: No such run, or it finished (with an answer or at a limit): the hint
-            says how to continue its conversation instead.
+        HistoryError: No such run, it is still running in another process, or it finished
+            (with an answer or at a limit): the hint says how to continue its conversation
+            instead.
         TranscriptError: A damaged record.
     """
     run = store.get_run(run_id)
+    lock = lock_run(store.path, run.id)  # refused while another process runs it
+    try:
+        transcript = _interrupted_transcript(store, run)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    return Resumed(transcript, run_id=run.id, conversation_id=run.conversation_id, lock=lock)
+
+
+def _interrupted_transcript(store: HistoryStore, run: RunSummary) -> Transcript:
+    """The run's records without the end of its interruption (refused if it finished)."""
     records = store.records(run.id)
     if records and records[-1].get("type") == "end":
         reason = records[-1].get("stop_reason")
@@ -53,8 +68,7 @@ def resumable_run(store: HistoryStore, run_id: str) -> Resumed:
                 f"continues the newest conversation; this run's is {run.conversation_id}).",
             )
         records = records[:-1]
-    transcript = transcript_from_records(records, source=f"the logged run {run.id}")
-    return Resumed(transcript, run_id=run.id, conversation_id=run.conversation_id)
+    return transcript_from_records(records, source=f"the logged run {run.id}")
 
 
 def conversation_history(store: HistoryStore, conversation_id: str) -> list[Message]:

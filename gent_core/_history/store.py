@@ -18,27 +18,42 @@ A plain SQLite file (the standard :mod:`sqlite3` module) that any SQLite tool ca
 The schema version is SQLite's ``user_version``; :data:`MIGRATIONS` brings any older file up
 to date when it is opened. The journal is write-ahead (WAL): readers never wait for a writer,
 and writers take turns (each write is one short ``BEGIN IMMEDIATE`` transaction, waiting up to
-``timeout`` seconds for another process's). Every problem — a file that is not a database, a
-lock held too long, a directory that cannot be created — is a :class:`HistoryError` that says
-what is wrong and what to do.
+``timeout`` seconds for another process's, in short slices that :meth:`HistoryStore.hurry`
+cuts short). Every problem — a file that is not a database, a lock held too long, a directory
+that cannot be created — is a :class:`HistoryError` that says what is wrong and what to do.
+
+Every value bound to a statement is made storable in one place, and every row read back is
+checked against what gent writes (:mod:`gent_core._history.columns`): a row edited by hand or
+damaged is a :class:`~gent_core._history.errors.DamagedRow` naming the run, never a traceback.
 """
 
 from __future__ import annotations
 
-import json
-import re
+import errno
+import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from gent_core._history.columns import (
+    SUMMARY_COLUMNS,
+    RunSummary,
+    bind,
+    decode_text,
+    read_record,
+    run_summary,
+)
+from gent_core._history.errors import DamagedRow, HistoryError
+from gent_core._history.schema import MIGRATIONS, statements
 from gent_core._serialize import write_json
-from gent_core.errors import GentError, Location
+from gent_core.errors import Location
 
 __all__ = [
     "MIGRATIONS",
@@ -51,62 +66,7 @@ __all__ = [
     "new_run_id",
 ]
 
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE runs (
-        id TEXT PRIMARY KEY,
-        conversation_id TEXT NOT NULL,
-        started TEXT NOT NULL,
-        task TEXT NOT NULL,
-        answer TEXT,
-        stop_reason TEXT,
-        message TEXT,
-        config_name TEXT NOT NULL,
-        config TEXT,
-        system_prompt TEXT,
-        steps INTEGER NOT NULL DEFAULT 0,
-        input_tokens INTEGER,
-        output_tokens INTEGER,
-        seconds REAL,
-        resumed_from TEXT
-    );
-    CREATE INDEX runs_started ON runs (started);
-    CREATE INDEX runs_conversation ON runs (conversation_id, started);
-    CREATE TABLE records (
-        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (run_id, seq)
-    );
-    CREATE TABLE tool_calls (
-        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-        step INTEGER NOT NULL,
-        position INTEGER NOT NULL,
-        tool TEXT NOT NULL,
-        arguments TEXT NOT NULL,
-        status TEXT NOT NULL,
-        output TEXT,
-        error TEXT,
-        PRIMARY KEY (run_id, step, position)
-    );
-    CREATE INDEX tool_calls_tool ON tool_calls (tool);
-    CREATE VIRTUAL TABLE runs_fts USING fts5 (task, answer, content='runs', content_rowid='rowid');
-    CREATE TRIGGER runs_fts_insert AFTER INSERT ON runs BEGIN
-        INSERT INTO runs_fts (rowid, task, answer) VALUES (new.rowid, new.task, new.answer);
-    END;
-    CREATE TRIGGER runs_fts_delete AFTER DELETE ON runs BEGIN
-        INSERT INTO runs_fts (runs_fts, rowid, task, answer)
-            VALUES ('delete', old.rowid, old.task, old.answer);
-    END;
-    CREATE TRIGGER runs_fts_update AFTER UPDATE OF task, answer ON runs BEGIN
-        INSERT INTO runs_fts (runs_fts, rowid, task, answer)
-            VALUES ('delete', old.rowid, old.task, old.answer);
-        INSERT INTO runs_fts (rowid, task, answer) VALUES (new.rowid, new.task, new.answer);
-    END;
-    """,
-)
-"""The schema, one script per version: the database at version ``n`` runs scripts ``n..``."""
+T = TypeVar("T")
 
 RUN_ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """The characters of a run id (Crockford's base 32)."""
@@ -133,87 +93,13 @@ def new_run_id() -> str:
     return "".join(RUN_ID_ALPHABET[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 
-class HistoryError(GentError):
-    """The history database cannot be opened, read or written; the message says why and
-    what to do.
-    """
-
-
-@dataclass
-class RunSummary:
-    """One logged run, as ``gent logs`` lists it.
-
-    Attributes:
-        id: The run's id (a ULID).
-        conversation_id: The conversation the run belongs to (its first run's id).
-        started: When it started (ISO 8601, UTC).
-        task: The task as given.
-        answer: The answer as text (JSON for a typed answer); ``None`` without one.
-        stop_reason: Why it ended (``answer`` is success); ``None`` while running or when
-            the process was stopped before the end.
-        message: The run's closing message.
-        config_name: The configuration's file, or ``built-in``.
-        steps: Completed steps.
-        input_tokens: Tokens sent, ``None`` when the back end reported none.
-        output_tokens: Tokens generated, ``None`` when the back end reported none.
-        seconds: Wall time of the run.
-        resumed_from: The run this one resumed, if any.
-    """
-
-    id: str
-    conversation_id: str
-    started: str
-    task: str
-    answer: str | None
-    stop_reason: str | None
-    message: str | None
-    config_name: str
-    steps: int
-    input_tokens: int | None
-    output_tokens: int | None
-    seconds: float | None
-    resumed_from: str | None
-
-    @property
-    def ok(self) -> bool:
-        """Whether the run answered."""
-        return self.stop_reason == "answer"
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (``tokens_reported`` says whether token counts exist)."""
-        data = asdict(self)
-        data["tokens_reported"] = self.input_tokens is not None or self.output_tokens is not None
-        return data
-
-
-_SUMMARY_COLUMNS = (
-    "id, conversation_id, started, task, answer, stop_reason, message, config_name, steps, "
-    "input_tokens, output_tokens, seconds, resumed_from"
-)
-
-
-def _summary(row: Sequence[Any]) -> RunSummary:
-    return RunSummary(*row)
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _storable(text: str | None) -> str | None:
-    """``text`` as SQLite can store it: a lone surrogate (from undecodable bytes in a
-    command's arguments), which UTF-8 cannot encode, becomes U+FFFD in the columns; the
-    records keep the exact text (as JSON escapes).
-    """
-    return None if text is None else _LONE_SURROGATE.sub("\ufffd", text)
-
-
 def _text_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
 def _answer_text(answer: Any) -> str | None:
     if answer is None or isinstance(answer, str):
-        return _storable(answer)
+        return answer
     return write_json(answer)
 
 
@@ -221,7 +107,7 @@ def config_matches(logged: str | None, wanted: str | None) -> bool:
     """Whether a logged configuration name is the one ``wanted`` names: the same name, the
     same file name (``agent.yaml``), or the same file name without its extension (``agent``).
     """
-    if logged is None or not wanted:
+    if not isinstance(logged, str) or not isinstance(wanted, str) or not wanted:
         return False
     if logged == wanted:
         return True
@@ -238,12 +124,48 @@ def fts_query(text: str) -> str:
     return " ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
+_BUSY_SLICE = 0.05
+"""Seconds SQLite's own busy handler waits at a time: a statement that finds the database
+held by another connection is tried again after each slice, so a request to stop waiting
+(:meth:`HistoryStore.hurry`) is seen within one."""
+
+_BUSY_CODES = frozenset({5, 6})
+"""SQLITE_BUSY and SQLITE_LOCKED (primary codes: an extended code's low byte)."""
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says another connection holds the database."""
+    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in _BUSY_CODES
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+class _Statements:
+    """The statements of one write transaction: every parameter goes through
+    :func:`~gent_core._history.columns.bind`.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> sqlite3.Cursor:
+        """Run one statement."""
+        return self._db.execute(sql, bind(parameters))
+
+    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        """Run one statement for each row of parameters."""
+        self._db.executemany(sql, (bind(row) for row in rows))
+
+
 class HistoryStore:
     """The history database at ``path``, created (with its directory) when missing.
 
     Args:
         path: The database file.
-        timeout: Seconds a write waits for another process's write to finish.
+        timeout: Seconds a statement waits for another process's write to finish (in slices
+            of :data:`_BUSY_SLICE`; :meth:`hurry` stops the waiting).
 
     Raises:
         HistoryError: When the file cannot be created or opened, is not a SQLite database,
@@ -253,36 +175,53 @@ class HistoryStore:
     def __init__(self, path: Path | str, *, timeout: float = 5.0) -> None:
         self.path = Path(path)
         self.timeout = timeout
+        self._hurry = threading.Event()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._refuse_special_file()
             self._db = sqlite3.connect(
-                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
+                self.path,
+                timeout=min(timeout, _BUSY_SLICE),
+                isolation_level=None,
+                check_same_thread=False,
             )
         except (OSError, sqlite3.Error) as error:
             raise self._problem("cannot be opened", error) from None
+        self._db.text_factory = decode_text
         try:
             self._db.create_function("config_matches", 2, config_matches, deterministic=True)
-            self._db.execute("PRAGMA foreign_keys = ON")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            # WAL's usual setting: a commit is not flushed to disk on its own (a checkpoint
-            # is); the file stays consistent, and a power cut loses at most the last records.
-            self._db.execute("PRAGMA synchronous = NORMAL")
+            for pragma in (
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA journal_mode = WAL",
+                # WAL's usual setting: a commit is not flushed to disk on its own (a
+                # checkpoint is); the file stays consistent, and a power cut loses at most
+                # the last records.
+                "PRAGMA synchronous = NORMAL",
+            ):
+                self._patiently(partial(self._db.execute, pragma))
             self._migrate()
         except sqlite3.Error as error:
             self._db.close()
             raise self._problem("cannot be read", error) from None
 
-    # -- errors ---------------------------------------------------------------------------
+    # -- errors and waiting ---------------------------------------------------------------
 
     def _problem(self, what: str, error: BaseException) -> HistoryError:
         detail = str(error) or type(error).__name__
+        if isinstance(error, OSError) and error.strerror:
+            detail = error.strerror
         lowered = detail.lower()
-        if "locked" in lowered or "busy" in lowered:
+        if isinstance(error, sqlite3.Error) and _busy(error):
             hint = (
-                f"Another gent process held it for over {self.timeout:g} s; try again, or "
-                "give --no-log to run without logging."
+                "Another gent process holds it, and this run was interrupted, so gent did "
+                "not wait for it."
+                if self._hurry.is_set()
+                else f"Another gent process held it for over {self.timeout:g} s; try again, "
+                "or give --no-log to run without logging."
             )
-        elif "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        elif any(
+            word in lowered for word in ("not a database", "malformed", "corrupt", "regular file")
+        ):
             hint = (
                 f"The file is damaged: move it away (mv {self.path} {self.path}.bad) and gent "
                 "starts a new one; give --no-log to run without logging meanwhile."
@@ -298,15 +237,48 @@ class HistoryStore:
             hint=hint,
         )
 
+    def _refuse_special_file(self) -> None:
+        """Refuse a database path that names something other than a regular file (a FIFO
+        would hang every read; a link to ``/dev/zero`` would never end).
+
+        Raises:
+            OSError: Wrapped by the caller, as a file that cannot be opened.
+        """
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            return  # a new database
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+
+    def hurry(self) -> None:
+        """Stop waiting for other processes: from now on a statement that finds the database
+        held by another connection fails after one :data:`_BUSY_SLICE` (a run interrupted by
+        Ctrl-C ends without waiting for another process's write). Any thread may call it.
+        """
+        self._hurry.set()
+
+    def _patiently(self, action: Callable[[], T]) -> T:
+        """``action()``, tried again while another connection holds the database: for up to
+        :attr:`timeout` seconds in all, or once only after :meth:`hurry`.
+        """
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as error:
+                if not _busy(error) or self._hurry.is_set() or time.monotonic() >= deadline:
+                    raise
+
     @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
+    def _writing(self) -> Iterator[_Statements]:
         """One write transaction (``BEGIN IMMEDIATE``: writers take turns)."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._patiently(lambda: self._db.execute("BEGIN IMMEDIATE"))
         except sqlite3.Error as error:
             raise self._problem("cannot be written", error) from None
         try:
-            yield self._db
+            yield _Statements(self._db)
         except sqlite3.Error as error:
             self._db.execute("ROLLBACK")
             raise self._problem("cannot be written", error) from None
@@ -319,16 +291,17 @@ class HistoryStore:
             except sqlite3.Error as error:
                 raise self._problem("cannot be written", error) from None
 
-    def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+    def _read(self, sql: str, parameters: Iterable[Any] = ()) -> list[Any]:
+        bound = bind(parameters)
         try:
-            return self._db.execute(sql, parameters).fetchall()
+            return self._patiently(lambda: self._db.execute(sql, bound).fetchall())
         except sqlite3.Error as error:
             raise self._problem("cannot be read", error) from None
 
     # -- schema ---------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        version = self._read("PRAGMA user_version")[0][0]
         if version > len(MIGRATIONS):
             raise HistoryError(
                 f"the history database has schema version {version}; this gent reads up to "
@@ -341,7 +314,7 @@ class HistoryStore:
         with self._writing() as db:
             current = db.execute("PRAGMA user_version").fetchone()[0]  # another process?
             for number in range(current, len(MIGRATIONS)):
-                for statement in _statements(MIGRATIONS[number]):
+                for statement in statements(MIGRATIONS[number]):
                     db.execute(statement)
             db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
@@ -371,11 +344,12 @@ class HistoryStore:
         system_prompt: str | None = None,
         conversation_id: str | None = None,
         resumed_from: str | None = None,
+        run_id: str | None = None,
     ) -> str:
-        """Add a run and return its id. A run with no ``conversation_id`` starts its own
-        conversation (the run's id).
+        """Add a run and return its id (``run_id``, or a :func:`new_run_id`). A run with no
+        ``conversation_id`` starts its own conversation (the run's id).
         """
-        run_id = new_run_id()
+        run_id = run_id or new_run_id()
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         with self._writing() as db:
             db.execute(
@@ -385,10 +359,10 @@ class HistoryStore:
                     run_id,
                     conversation_id or run_id,
                     started,
-                    _storable(task),
-                    _storable(config_name),
+                    task,
+                    config_name,
                     None if config is None else write_json(config),
-                    _storable(system_prompt),
+                    system_prompt,
                     resumed_from,
                 ),
             )
@@ -417,7 +391,7 @@ class HistoryStore:
                 self._end(db, run_id, record)
 
     @staticmethod
-    def _add_step(db: sqlite3.Connection, run_id: str, record: dict[str, Any]) -> None:
+    def _add_step(db: _Statements, run_id: str, record: dict[str, Any]) -> None:
         step = int(record.get("index", 0))
         calls = record.get("calls") or []
         db.executemany(
@@ -428,11 +402,11 @@ class HistoryStore:
                     run_id,
                     step,
                     position,
-                    _storable(str(call.get("tool", ""))),
+                    str(call.get("tool", "")),
                     write_json(call.get("args", {})),
                     str(call.get("status", "")),
                     write_json(call.get("output")),
-                    _storable(_text_or_none(call.get("error"))),
+                    _text_or_none(call.get("error")),
                 )
                 for position, call in enumerate(calls)
                 if isinstance(call, dict)
@@ -441,7 +415,7 @@ class HistoryStore:
         db.execute("UPDATE runs SET steps = MAX(steps, ?) WHERE id = ?", (step, run_id))
 
     @staticmethod
-    def _end(db: sqlite3.Connection, run_id: str, record: dict[str, Any]) -> None:
+    def _end(db: _Statements, run_id: str, record: dict[str, Any]) -> None:
         stats = record.get("stats")
         if not isinstance(stats, dict):
             stats = {}
@@ -459,7 +433,7 @@ class HistoryStore:
             (
                 _answer_text(record.get("answer")),
                 record.get("stop_reason"),
-                _storable(_text_or_none(record.get("message"))),
+                _text_or_none(record.get("message")),
                 stats.get("input_tokens") if reported else None,
                 stats.get("output_tokens") if reported else None,
                 seconds.get("total") if isinstance(seconds, dict) else None,
@@ -477,6 +451,7 @@ class HistoryStore:
         config: str | None = None,
         failed: bool = False,
         conversation_id: str | None = None,
+        on_damaged: Callable[[HistoryError], None] | None = None,
     ) -> list[RunSummary]:
         """The newest runs first, filtered.
 
@@ -488,6 +463,12 @@ class HistoryStore:
                 its file name without the extension.
             failed: Only runs that did not answer (stopped, or never finished).
             conversation_id: Only the runs of this conversation.
+            on_damaged: Called with the error of each damaged row, which is then left out;
+                without it a damaged row raises.
+
+        Raises:
+            HistoryError: When the database cannot be read, or (without ``on_damaged``) a
+                row is damaged (:class:`~gent_core._history.errors.DamagedRow`).
         """
         where: list[str] = []
         parameters: list[Any] = []
@@ -502,26 +483,34 @@ class HistoryStore:
         if conversation_id is not None:
             where.append("conversation_id = ?")
             parameters.append(conversation_id)
-        sql = f"SELECT {_SUMMARY_COLUMNS} FROM runs"
+        sql = f"SELECT {SUMMARY_COLUMNS} FROM runs"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             parameters.append(limit)
-        return [_summary(row) for row in self._read(sql, parameters)]
+        runs = []
+        for row in self._read(sql, parameters):
+            try:
+                runs.append(run_summary(row))
+            except DamagedRow as error:
+                if on_damaged is None:
+                    raise
+                on_damaged(error)
+        return runs
 
     def get_run(self, run_id: str) -> RunSummary:
         """The run with this id, or the one run whose id starts with it (case-insensitive).
 
         Raises:
-            HistoryError: When no run, or several, match.
+            HistoryError: When no run, or several, match, or the run's row is damaged.
         """
         wanted = run_id.strip().upper()
         if not wanted:
             raise HistoryError("give a run id (gent logs lists them)")
         rows = self._read(
-            f"SELECT {_SUMMARY_COLUMNS} FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
+            f"SELECT {SUMMARY_COLUMNS} FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
             (wanted, wanted + "\U0010ffff"),
         )
         if not rows:
@@ -533,51 +522,27 @@ class HistoryStore:
             raise HistoryError(
                 f"several logged runs have ids starting with {run_id!r}; give more of the id"
             )
-        return _summary(rows[0])
+        return run_summary(rows[0])
 
     def last_run(self) -> RunSummary | None:
-        """The newest run, or ``None`` when nothing is logged."""
+        """The newest run, or ``None`` when nothing is logged.
+
+        Raises:
+            HistoryError: When the database cannot be read or the newest run is damaged.
+        """
         runs = self.list_runs(limit=1)
         return runs[0] if runs else None
 
     def records(self, run_id: str) -> list[dict[str, Any]]:
-        """The run's transcript records, in order.
+        """The run's transcript records, in order, each read with a transcript line's bounds.
 
         Raises:
-            HistoryError: When the database cannot be read, or a record is not a JSON object.
+            HistoryError: When the database cannot be read, or a record is damaged (not
+                text, not a JSON object, nested past the bound), naming the run and record.
         """
         rows = self._read("SELECT seq, data FROM records WHERE run_id = ? ORDER BY seq", (run_id,))
-        records = []
-        for seq, data in rows:
-            try:
-                record = json.loads(data)
-            except (TypeError, ValueError) as error:
-                record = error
-            if not isinstance(record, dict):
-                raise HistoryError(
-                    f"record {seq} of the logged run {run_id} is damaged: not a JSON object",
-                    location=Location(file=str(self.path)),
-                    hint=f"The file is damaged: move it away (mv {self.path} {self.path}.bad) "
-                    "and gent starts a new one.",
-                )
-            records.append(record)
-        return records
+        return [read_record(run_id, seq, data) for seq, data in rows]
 
     def count(self) -> int:
         """How many runs are logged."""
         return int(self._read("SELECT COUNT(*) FROM runs")[0][0])
-
-
-def _statements(script: str) -> Iterator[str]:
-    """Split a migration script into statements (``sqlite3.complete_statement`` decides
-    where each ends, so ``;`` inside a trigger body does not).
-    """
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            if pending.strip():
-                yield pending.strip()
-            pending = ""
-    if pending.strip():
-        yield pending.strip()

@@ -1,0 +1,52 @@
+"""Issue 26, section 3: "A cancelled chat turn is logged as 0.0 s". The run interrupted by
+Ctrl-C ends before the loop measures it; the history logs the time it really ran."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.history_plugin import Spy
+from tests.history.conftest import gent, halting, logs_json
+
+
+def _end_stats(capsys: pytest.CaptureFixture[str], run_id: str) -> Any:
+    records = logs_json(capsys, "show", run_id)["records"]
+    assert records[-1]["type"] == "end"
+    return records[-1]["stats"]
+
+
+def test_a_cancelled_chat_turn_is_logged_with_the_time_it_ran(
+    spy: Spy,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    agent = halting(tmp_path / "agent.yaml", "ctrl_c")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Long task\n!exit\n"))
+    code, _, err = gent(capsys, "chat", agent, "-q")
+    assert code == 0, err
+    assert "gent chat: turn cancelled" in err
+    (run,) = logs_json(capsys)
+    assert (run["stop_reason"], run["steps"]) == ("cancelled", 1)
+    seconds = _end_stats(capsys, run["id"])["seconds"]
+    # the whole run, at least its two model calls and its first tool call
+    assert run["seconds"] == seconds["total"] > 0
+    assert seconds["total"] >= seconds["model"] + seconds["tools"] > 0
+
+
+def test_an_interrupted_gent_run_is_logged_with_the_time_it_ran(
+    spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # variant: gent run, Ctrl-C from the tool
+    agent = halting(tmp_path / "agent.yaml", "ctrl_c")
+    assert gent(capsys, "run", agent, "Long task", "-q")[0] == 130
+    (run,) = logs_json(capsys)
+    seconds = _end_stats(capsys, run["id"])["seconds"]
+    assert run["stop_reason"] == "cancelled"
+    assert run["seconds"] == seconds["total"] >= seconds["model"] + seconds["tools"] > 0

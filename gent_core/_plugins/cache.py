@@ -68,8 +68,9 @@ __all__ = [
     "started",
 ]
 
-FORMAT = 1
-"""The version of the file layout (a file of another version is ignored)."""
+FORMAT = 2
+"""The version of the file layout (a file of another version is ignored). 2: the installed
+state and the module sources are recorded apart (the first is computed again at recall)."""
 
 SETTLE_SECONDS = 2.0
 """How long before a computation a recorded file must have stopped changing."""
@@ -212,6 +213,7 @@ def _read_file(path: str, limit: int, *, own: bool) -> bytes | None:
                 break
             chunks.append(chunk)
             left -= len(chunk)
+            wanted = 1 << 20  # it grew (or its size said nothing): on in 1 MiB pieces
         return None if left <= 0 else b"".join(chunks)
     except OSError:
         return None

@@ -2,8 +2,16 @@
 
 * :mod:`~gent_core._history.paths` says where the database lives (the user's data directory,
   ``GENT_HOME`` to move it) and whether logging is switched off (``gent logs off``);
-* :mod:`~gent_core._history.store` is the database: its schema and migrations, writing a run's
-  records, and the queries ``gent logs`` answers (full-text search with SQLite FTS5);
+* :mod:`~gent_core._history.store` is the database: opening it (:mod:`~gent_core._history.schema`
+  brings its schema up to date), writing a run's records, and the queries ``gent logs``
+  answers (full-text search with SQLite FTS5);
+* :mod:`~gent_core._history.columns` is what crosses into and out of it: every value bound made
+  storable in one place, every row read back checked (a damaged row is a
+  :class:`~gent_core._history.errors.DamagedRow` naming the run);
 * :mod:`~gent_core._history.recorder` writes one run into the store as it happens, with the
-  same records as a JSONL transcript, and never lets a logging problem stop the run.
+  same records as a JSONL transcript, on a thread of its own
+  (:mod:`~gent_core._history.writer`), and never lets a logging problem stop the run;
+* :mod:`~gent_core._history.running` is the lock a running run holds, so ``--resume ID``
+  refuses a run that another process is running; :mod:`~gent_core._history.replay` reads a
+  logged run back for ``--resume`` and ``--continue``.
 """

@@ -1,5 +1,5 @@
-"""No test reads a clock to assert anything (docs/contributing-docs.md, "Tests count, they do
-not time"): the suite runs on loaded machines, where a duration measures the machine.
+"""No test reads a clock to assert anything (docs/architecture.md, "Tests count, they do not
+time"): the suite runs on loaded machines, where a duration measures the machine.
 
 Linearity and bounds are asserted by counting (``gent_core.testing.count_steps`` and
 ``assert_linear``, calls, bytes, tokens). Timing lives in ``benchmarks/``. The check reads the

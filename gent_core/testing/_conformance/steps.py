@@ -63,7 +63,7 @@ def assert_linear(
     make: Callable[[int], str],
     run: Callable[[str], object],
     *,
-    size: int = 5 * 1024,
+    size: int = 2 * 1024,
     factor: int = 10,
     bound: float = 30.0,
     label: str = "",

@@ -116,7 +116,7 @@ def clock_reads(source: str, where: str) -> list[str]:
     found = []
     for node in ast.walk(tree):
         clock = _clock(node, modules, functions)
-        if clock is None:
+        if clock is None or not isinstance(node, ast.expr):
             continue
         if clock in CPU_CLOCKS:
             found.append(f"{where}:{node.lineno} {clock} (CPU time: count operations instead)")

@@ -29,8 +29,8 @@ The checks use hypothesis (a test dependency: install ``hypothesis`` with your t
 
 from gent_core.testing._conformance.chains import ChainConformance
 from gent_core.testing._conformance.formats import FormatConformance
-from gent_core.testing._conformance.terminations import TerminationConformance
 from gent_core.testing._conformance.steps import assert_linear, count_steps
+from gent_core.testing._conformance.terminations import TerminationConformance
 from gent_core.testing._conformance.tools import KIT_TOOLS
 
 __all__ = [

@@ -131,18 +131,19 @@ def test_closing_the_stream_early_stops_generation_on_the_server(
             if len(texts) == 3:
                 break
         # Looks at the server's threads' states, not its times: a generating server has a
-        # thread running (or ready to run, on a busy machine) at every look; one that waits for
-        # work has none. (A new request would not tell: llama_cpp.server interrupts a running
-        # generation for it.)
+        # thread running (or ready to run, on a busy machine) at nearly every look; a waiting
+        # one at few (1 look in 5 or fewer, measured on a loaded machine), after the moment
+        # it takes to notice the closed connection (13 looks there). (A new request would not
+        # tell: llama_cpp.server interrupts a running generation for it.)
         generating = server.busy_samples(10)  # the stream is open: the 1,500 tokens go on
         await long_stream.aclose()  # type: ignore[attr-defined]
-        return texts, generating, server.busy_samples(50)
+        return texts, generating, server.busy_samples(150)
 
     model = OpenAIModel(base_url=server.url, model="gemma", api="completions", temperature=0)
     texts, generating, after = run(model, go)
     assert len(texts) == 3
     assert generating >= 8, generating  # the looks see a generation
-    assert after <= 10, after  # a look or two while it notices the closed connection
+    assert after < 75, after  # busy at fewer than half the looks: it stopped
 
 
 def test_any_model_name_is_accepted_by_llama_cpp_server(llama_server: str) -> None:

@@ -15,8 +15,9 @@ The environment is a virtualenv in ``.venv`` (override with ``GENT_VENV``) with 
 every package under ``plugins/`` installed editable. Each command installs only what it needs,
 the first time: ``demo`` the packages of the demo agent (prebuilt wheels only, no compiler),
 ``docs`` the documentation tools, every other command everything (which builds
-llama-cpp-python, the tests' second llama.cpp binding). An install is redone only when a
-``pyproject.toml`` changes.
+llama-cpp-python, the tests' second llama.cpp binding: no package on PyPI ships it prebuilt for
+Linux with a llama.cpp that loads Gemma 3, so it is compiled, without its multimodal library).
+An install is redone only when a ``pyproject.toml`` changes.
 """
 
 from __future__ import annotations

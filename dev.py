@@ -16,8 +16,9 @@ The environment is a virtualenv in ``.venv`` (override with ``GENT_VENV``) with 
 every package under ``plugins/`` installed editable. Each command installs only what it needs,
 the first time: ``demo`` the packages of the demo agent (prebuilt wheels only, no compiler),
 ``docs`` the documentation tools, every other command everything (which builds
-llama-cpp-python, the tests' second llama.cpp binding). An install is redone only when a
-``pyproject.toml`` changes.
+llama-cpp-python, the tests' second llama.cpp binding: no package on PyPI ships it prebuilt for
+Linux with a llama.cpp that loads Gemma 3, so it is compiled, without its multimodal library).
+An install is redone only when a ``pyproject.toml`` changes.
 """
 
 from __future__ import annotations
@@ -75,6 +76,22 @@ COMPILING_TEST_EXTRAS = ("gent-llamacpp", "gent-openai")
 binding, and ``llama_cpp.server`` for gent-openai): the other Pythons' environments install
 them without it, and their tests that need it are marked ``slow`` or ``llama``."""
 
+LLAMA_CPP_PYTHON_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
+"""How ``setup`` builds llama-cpp-python, for which PyPI has no Linux wheel (nor does any
+package that provides its ``llama_cpp`` module with a llama.cpp recent enough for Gemma 3):
+without its multimodal library (``mtmd``, 51 of its 178 compiled files), which nothing in gent
+loads. A ``CMAKE_ARGS`` of your own wins."""
+
+
+def build_env() -> dict[str, str]:
+    """The environment for ``pip install``: :data:`LLAMA_CPP_PYTHON_CMAKE_ARGS` unless
+    ``CMAKE_ARGS`` is set, and a parallel build on every core."""
+    env = dict(os.environ)
+    env.setdefault("CMAKE_ARGS", LLAMA_CPP_PYTHON_CMAKE_ARGS)
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
+    return env
+
+
 FAST_MARKERS = "not slow and not llama"
 """The tests the other Pythons run: no servers, no real model, no fresh virtualenvs."""
 
@@ -123,7 +140,7 @@ def setup(profile: str = "full") -> None:
         print(f"creating virtualenv {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
         run(venv_bin("python"), "-m", "pip", "install", "-q", "--upgrade", "pip")
-    run(venv_bin("python"), "-m", "pip", "install", "-q", *requirements(profile))
+    run(venv_bin("python"), "-m", "pip", "install", "-q", *requirements(profile), env=build_env())
     done = {name: value for name, value in done.items() if value == fingerprint}
     done[profile] = fingerprint
     stamp.write_text(json.dumps(done))

@@ -25,8 +25,9 @@ nothing, and :class:`StubChain`, a tool chain of bare tool names, one per line.
 The conformance kit (:mod:`gent_core.testing._conformance`): :class:`FormatConformance`,
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
 plugin's tests subclass to check its component against the contract, and
-:func:`assert_linear` / :func:`best_cpu_times` for CPU-time checks of linear work (they need
-``hypothesis``, loaded on first use).
+:func:`assert_linear` / :func:`count_steps` to check that work grows linearly by counting
+interpreter steps, never by reading a clock (the kit needs ``hypothesis``, loaded on first
+use).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "StubChain": "gent_core.testing._doubles",
     "TerminationConformance": "gent_core.testing._conformance",
     "assert_linear": "gent_core.testing._conformance",
-    "best_cpu_times": "gent_core.testing._conformance",
+    "count_steps": "gent_core.testing._conformance",
 }
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
         FormatConformance,
         TerminationConformance,
         assert_linear,
-        best_cpu_times,
+        count_steps,
     )
     from gent_core.testing._doubles import PlainFormat, StubChain
 
@@ -70,7 +71,7 @@ __all__ = [
     "StubChain",
     "TerminationConformance",
     "assert_linear",
-    "best_cpu_times",
+    "count_steps",
     "run_cli",
     "run_tool",
     "run_tool_sync",

@@ -117,24 +117,15 @@ def test_without_a_checkout_a_page_is_named_in_the_repository(
 
 
 def test_an_error_on_the_command_line_points_to_the_configured_site(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
+    from tests.cli.inprocess import gent_in_process
 
     (tmp_path / "agent.yaml").write_text("model: scripted\nmax_steps: 0\n")
-    environment = dict(os.environ, GENT_DOCS_URL="https://docs.example.org/gent/v0.1")
-    done = subprocess.run(
-        [sys.executable, "-m", "gent_core", "run", "agent.yaml", "q"],
-        cwd=tmp_path,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    site = {"GENT_DOCS_URL": "https://docs.example.org/gent/v0.1"}
+    done = gent_in_process(tmp_path, ["run", "agent.yaml", "q"], env=site)
+    stderr = done.stderr.decode()
     assert done.returncode == 2
-    assert done.stderr.endswith("  see https://docs.example.org/gent/v0.1/configuration/\n")
-    assert "docs/" not in done.stderr.replace("/gent/v0.1/", "")
+    assert stderr.endswith("  see https://docs.example.org/gent/v0.1/configuration/\n")
+    assert "docs/" not in stderr.replace("/gent/v0.1/", "")
 
 
 def test_the_slug_matches_mkdocs() -> None:

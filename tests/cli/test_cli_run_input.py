@@ -1,22 +1,21 @@
 """``gent run``: the task from standard input, ``-s/--system`` and ``--cwd`` (issue 19, item 2).
 
-Each test runs the real command in a subprocess (standard input must be a real pipe, file or
-``/dev/null``) with a scripted model, and reads the run back from its ``--json`` result or
-its ``--transcript``.
+Each test runs the real command in this process (:func:`tests.cli.inprocess.gent_in_process`:
+standard input is a real file or ``/dev/null``, as a shell gives it) with a scripted model, and
+reads the run back from its ``--json`` result or its ``--transcript``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gent_core._docs_url import docs_url
+from tests.cli.inprocess import gent_in_process
 
 
 def write_config(work: Path, *outputs: str, **keys: Any) -> None:
@@ -33,19 +32,8 @@ def write_config(work: Path, *outputs: str, **keys: Any) -> None:
 def gent(
     work: Path, *arguments: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
-    environment.update(env or {})
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    return subprocess.run(
-        [sys.executable, "-m", "gent_core", *arguments, "--no-color"],
-        cwd=work,
-        env=environment,
-        input=data,
-        stdin=subprocess.DEVNULL if data is None else None,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    return gent_in_process(work, [*arguments, "--no-color"], stdin=data, env=env)
 
 
 def result_of(done: subprocess.CompletedProcess[bytes]) -> dict[str, Any]:

@@ -12,11 +12,11 @@ A plugin's test module subclasses one of them and names only its component::
             return MyFormat()
 
 * :class:`FormatConformance`: formatting and parsing round trips, streaming equal to one-shot
-  parsing for every chunking, linear time on adversarial input (CPU-time ratios), only
-  documented errors, the format's grammar accepting its own example, ``describe`` naming
-  every section, stop sequences, truncation and observations, names matched
-  case-insensitively, a repeated section read each time, ``NoSectionsFoundError`` for text
-  without sections.
+  parsing for every chunking, linear work on adversarial input (ratios of counted interpreter
+  steps, never of times), only documented errors, the format's grammar accepting its own
+  example, ``describe`` naming every section, stop sequences, truncation and observations,
+  names matched case-insensitively, a repeated section read each time,
+  ``NoSectionsFoundError`` for text without sections.
 * :class:`ChainConformance`: the ``format_calls`` / ``parse`` round trip, a truncated call
   never returned, example calls that are concrete, valid and parse, and a grammar that
   accepts them and whose every output parses into valid calls.
@@ -29,8 +29,8 @@ The checks use hypothesis (a test dependency: install ``hypothesis`` with your t
 
 from gent_core.testing._conformance.chains import ChainConformance
 from gent_core.testing._conformance.formats import FormatConformance
+from gent_core.testing._conformance.steps import assert_linear, count_steps
 from gent_core.testing._conformance.terminations import TerminationConformance
-from gent_core.testing._conformance.timing import assert_linear, best_cpu_times
 from gent_core.testing._conformance.tools import KIT_TOOLS
 
 __all__ = [
@@ -39,5 +39,5 @@ __all__ = [
     "FormatConformance",
     "TerminationConformance",
     "assert_linear",
-    "best_cpu_times",
+    "count_steps",
 ]

@@ -27,7 +27,7 @@ from gent_core.sections import (
     TextSection,
 )
 from gent_core.testing._conformance.settings import kit_settings
-from gent_core.testing._conformance.timing import assert_linear
+from gent_core.testing._conformance.steps import assert_linear
 
 __all__ = ["FormatConformance"]
 
@@ -57,8 +57,8 @@ class FormatConformance:
         adversarial_inputs: Extra inputs for the linear-time check: a name and either a unit
             repeated to the input's length or a pair ``(prefix written once, unit)`` (the kit
             adds inputs derived from the format's own delimiters).
-        linear_bound: The largest CPU-time ratio accepted between an input and one ten times
-            larger (about 10 for linear work, 100 for quadratic).
+        linear_bound: The largest ratio of step counts accepted between an input and one ten
+            times larger (about 10 for linear work, 100 for quadratic).
     """
 
     section_names: ClassVar[tuple[str, ...]] = ("thinking", "action", "answer")
@@ -282,9 +282,9 @@ class FormatConformance:
             inputs[label] = extra if isinstance(extra, tuple) else ("", extra)
         return {label: pair for label, pair in inputs.items() if pair[1].strip()}
 
-    def test_time_grows_linearly_on_adversarial_input(self) -> None:
-        """Parsing and streaming ten times more adversarial input costs less than ``linear_bound``
-        times more CPU time.
+    def test_work_grows_linearly_on_adversarial_input(self) -> None:
+        """Parsing and streaming ten times more adversarial input takes less than
+        ``linear_bound`` times more interpreter steps (counted, not timed).
         """
         fmt = self.make_format()
         names = list(self.section_names)

@@ -2,9 +2,8 @@
 the model evaluates a long prompt, or while it writes tokens, ends the run with exit status 130
 and one clean "interrupted" line, no traceback.
 
-How fast it stops is measured, not asserted (the timeout is far from the expected value): the
-latencies are printed, and the cancellation itself is proven by CPU-time ratios in
-test_llamacpp_model.py.
+How fast it stops is not asserted (the timeout is far from the expected value); that the
+cancellation stops the work is proven by counting in test_llamacpp_model.py.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -58,10 +56,8 @@ def test_ctrl_c_stops_the_local_model_cleanly(binding: str, phase: str, marker: 
             break
     else:
         pytest.fail(f"the run ended before {marker!r}:\n{''.join(seen)}{process.communicate()[1]}")
-    sent = time.perf_counter()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=300)
-    print(f"{binding}, {phase}: exited {time.perf_counter() - sent:.3f} s after SIGINT")
     assert process.returncode == 130, (out, err)
     assert "gent run: interrupted" in err
     assert "Traceback" not in out + err, err

@@ -9,13 +9,13 @@ import itertools
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from gent_llamacpp.engine import BINDINGS
+from gent_llamacpp.engine import BINDINGS, PROMPT_BATCH
 from gent_llamacpp.model import MAX_CHUNKS_AHEAD, LlamaCppModel
 from gent_llamacpp.model_file import model_file
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
@@ -201,41 +201,69 @@ LONG_TASK = "Summarise these notes. " + " ".join(
 )
 
 
-def test_cancelling_stops_a_long_prompt_between_batches(model: LlamaCppModel) -> None:
-    """Cancelling the task stops prompt evaluation in progress: the CPU the model spends after
-    the cancellation is a small part of what a whole prompt evaluation costs (CPU time of this
-    process, so a loaded machine does not change the ratio)."""
+class CountedPolls:
+    """Counts how often the engine polls its cancellation flag (between prompt batches and
+    tokens; llama-cpp-python also between the operations of a batch), and cancels a task
+    at a chosen poll: a measure of the work done, the same on any machine at any load."""
+
+    def __init__(self, model: LlamaCppModel, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine = model._engine
+        assert engine is not None, "load the model first"
+        self.polls: list[bool] = []
+        self.cancel_at: tuple[int, asyncio.AbstractEventLoop, asyncio.Task[None]] | None = None
+        generate = engine.generate
+
+        def counted(prompt: str, *, cancelled: Callable[[], bool], **options: Any) -> Any:
+            return generate(prompt, cancelled=lambda: self._poll(cancelled), **options)
+
+        monkeypatch.setattr(engine, "generate", counted)
+
+    def _poll(self, cancelled: Callable[[], bool]) -> bool:
+        if self.cancel_at is not None and len(self.polls) == self.cancel_at[0]:
+            _, loop, task = self.cancel_at
+            loop.call_soon_threadsafe(task.cancel)
+            deadline = time.monotonic() + 60  # a hang guard: the flag is set at once
+            while not cancelled():
+                assert time.monotonic() < deadline, "cancelling the task never set the flag"
+                time.sleep(0.001)
+        value = cancelled()
+        self.polls.append(value)
+        return value
+
+
+def test_cancelling_stops_a_long_prompt_between_batches(
+    model: LlamaCppModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the task stops prompt evaluation in progress: cancelled a third of the way
+    through a long prompt, the engine does a small part of a whole evaluation's work after it
+    (counted as polls of the cancellation flag: one per batch at least)."""
 
     def request(prefix: str) -> ModelRequest:
         return ModelRequest([Message.user(f"{prefix} {LONG_TASK}")], max_tokens=1)
 
-    started = time.process_time()
+    complete(model, ModelRequest([Message.user("Hi.")], max_tokens=1))  # loaded
+    counter = CountedPolls(model, monkeypatch)
     complete(model, request("First."))  # a whole prompt evaluation (nothing cached)
-    full = time.process_time() - started
+    whole = len(counter.polls)
     assert model.last_stats is not None and model.last_stats.prompt_tokens > 1000
+    assert whole >= model.last_stats.prompt_tokens // PROMPT_BATCH, whole  # a poll a batch
 
-    async def cancel_midway() -> tuple[float, float]:
+    async def cancel_a_third_of_the_way() -> None:
         async def consume() -> None:
             async for _ in model.stream(request("Second.")):  # a new prompt: no cache reuse
                 pass
 
-        begun = time.process_time()
         task = asyncio.create_task(consume())
-        while time.process_time() - begun < full / 3 and not task.done():
-            await asyncio.sleep(0.01)
-        assert not task.done(), "the prompt was evaluated before a third of its cost"
-        cancelled_at, wall = time.process_time(), time.perf_counter()
-        task.cancel()
+        counter.polls.clear()
+        counter.cancel_at = (whole // 3, asyncio.get_running_loop(), task)
         with pytest.raises(asyncio.CancelledError):
             await task
-        return time.process_time() - cancelled_at, time.perf_counter() - wall
 
-    after, wall = asyncio.run(cancel_midway())
+    asyncio.run(cancel_a_third_of_the_way())
     assert model.last_stats is not None and model.last_stats.finish == "cancelled"
-    print(
-        f"{model.binding}: cancelled in {wall:.3f} s ({after:.2f} s CPU; whole prompt {full:.2f})"
-    )
-    assert after < full / 4, (after, full)
+    assert counter.polls[whole // 3] is True  # the first poll after the cancellation
+    after = len(counter.polls) - whole // 3
+    assert after < whole / 4, (after, whole)
     # the model is usable again at once, and the cancelled prompt left nothing behind
     response = complete(model, ModelRequest([Message.user("Say hi.")], max_tokens=3))
     assert response.usage.output_tokens

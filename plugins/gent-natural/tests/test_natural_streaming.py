@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from typing import Any
 
 from gent_natural.events import MessageReady, NaturalEvent, ProseDelta, ToolCallRead
@@ -18,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from natural_helpers import TOOLS, chunks_of, conversation
 
-from gent_core.testing import PluginSandbox
+from gent_core.testing import PluginSandbox, assert_linear
 
 FRAGMENTS = [
     "Let me check. ",
@@ -150,16 +149,11 @@ def test_look_back_is_bounded_by_the_longest_tag() -> None:
     assert merged(events) == ([ProseDelta(held)], [])
 
 
-def _cpu_seconds(text: str, chunk: int) -> float:
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        reader = TextReader()
-        for start in range(0, len(text), chunk):
-            reader.feed(text[start : start + chunk])
-        reader.close()
-        best = min(best, time.process_time() - started)
-    return best
+def _read_in_chunks(text: str, chunk: int = 3) -> None:
+    reader = TextReader()
+    for start in range(0, len(text), chunk):
+        reader.feed(text[start : start + chunk])
+    reader.close()
 
 
 def test_work_is_linear_in_the_input_even_for_adversarial_text() -> None:
@@ -167,9 +161,10 @@ def test_work_is_linear_in_the_input_even_for_adversarial_text() -> None:
         'prose <tool_ <tool_call name="' + "n" * 40 + '" x <b> '
         '<tool_call name="f">{"a": "' + "<" * 30 + '</tool_cal"}</tool_call>\n'
     )
-    small, large = unit * 40, unit * 400
-    ratio = _cpu_seconds(large, 3) / _cpu_seconds(small, 3)
-    assert ratio < 25, f"10x the input took {ratio:.1f}x the CPU time"
+    # 10x the input: about 10x the interpreter steps; quadratic work is about 100x.
+    assert_linear(
+        lambda size: unit * (size // len(unit)), _read_in_chunks, size=40 * len(unit), bound=25
+    )
 
 
 # --------------------------------------------------------------------------- async API

@@ -48,7 +48,7 @@ class MarkdownScanner(IncrementalParser):
         *,
         level: int,
         no_sections: Callable[[], GentError],
-        tolerant: bool = True,
+        reread: bool = False,
         collector: SectionCollector | None = None,
         base: int = 0,
     ) -> None:
@@ -57,7 +57,7 @@ class MarkdownScanner(IncrementalParser):
         self._hashes = "#" * level
         self._level = level
         self._no_sections = no_sections
-        self._tolerant = tolerant
+        self._reread = reread
         self._collector = collector or SectionCollector(unwrap_verbatim)
         self._fence: tuple[str, int] | None = None
         self._line_start = True  # the tail (or the next chunk) starts a line
@@ -138,8 +138,9 @@ class MarkdownScanner(IncrementalParser):
         """Finish: decide the pending line and end the open section.
 
         A section whose code fence was never closed ends at the first header line inside
-        that fence, and the text from there is read again (once: by the plain rules); the
-        last section ends with the output, complete (an open fence included).
+        that fence, and the text from there is read again (once: by the plain rules, and a
+        section it leaves open ends with the output, complete). Otherwise the last section is
+        complete unless the output ends inside an open code fence.
         """
         if self._closed:
             return []
@@ -150,7 +151,7 @@ class MarkdownScanner(IncrementalParser):
         if self._held is not None:
             events += self._read_held_again()
         elif self._collector.current is not None:
-            self._collector.close(events, self._base, complete=True)
+            self._collector.close(events, self._base, complete=self._fence is None or self._reread)
         return events
 
     def _read_held_again(self) -> list[SectionEvent]:
@@ -167,7 +168,7 @@ class MarkdownScanner(IncrementalParser):
             self._names,
             level=self._level,
             no_sections=self._no_sections,
-            tolerant=False,
+            reread=True,
             collector=self._collector,
             base=at,
         )
@@ -279,7 +280,7 @@ class MarkdownScanner(IncrementalParser):
         """Whether a header line inside the open fence may end the open section (when the
         fence is never closed): in the first reading, while nothing is held yet.
         """
-        return self._tolerant and self._held is None and self._collector.current is not None
+        return not self._reread and self._held is None and self._collector.current is not None
 
     def _header_verdict(self, line: str, complete: bool) -> int:
         level = self._level

@@ -96,10 +96,11 @@ def test_backtick_fence_info_string_may_not_hold_a_backtick() -> None:
     assert parse(text).get("answer") == ["42"]
 
 
-def test_output_ending_inside_a_fence_ends_the_last_section() -> None:
+def test_output_ending_inside_a_fence_is_truncated() -> None:
     result = parse('# Thinking\nok\n# Action\n```json\n{"tool": ')
-    assert result.truncated is None
-    assert result.get("action") == ['```json\n{"tool":']
+    truncated = result.truncated
+    assert truncated is not None and truncated.name == "action"
+    assert truncated.content == '```json\n{"tool":'
     assert result.sections[0].complete
 
 

@@ -98,12 +98,12 @@ def test_events_come_as_soon_as_they_are_certain() -> None:
     assert parser.feed(" more") == [TextDelta("answer", " more")]
 
 
-def test_close_ends_a_section_inside_an_open_fence() -> None:
+def test_close_reports_truncation_inside_a_fence() -> None:
     parser = MarkdownFormat().incremental_parser(NAMES)
     parser.feed("# action\n```json\n{")
     events = parser.close()
-    assert isinstance(events[-1], SectionEnded) and events[-1].complete
-    assert events[-1].section.content == "```json\n{"
+    assert isinstance(events[-1], SectionEnded) and not events[-1].complete
+    assert parser.result().truncated is not None
 
 
 def test_a_header_in_an_open_fence_is_held_until_the_fence_closes() -> None:

@@ -100,14 +100,15 @@ class XMLScanner(IncrementalParser):
         *,
         strict: bool,
         no_sections: Callable[[], GentError],
-        tolerant: bool = True,
+        reread: bool = False,
         collector: SectionCollector | None = None,
         base: int = 0,
     ) -> None:
         self._names = dict(names)
         self._max_name, self._prefixes = _name_info(tuple(self._names.items()))
         self._strict = strict
-        self._tolerant = tolerant and not strict
+        self._reread = reread
+        self._tolerant = not reread and not strict
         self._no_sections = no_sections
         self._collector = collector or SectionCollector(unwrap_cdata)
         self._mode = _OUTSIDE
@@ -157,8 +158,9 @@ class XMLScanner(IncrementalParser):
         """Finish: decide the pending tail and end the open section.
 
         A section never closed ends where the first opening tag of another section inside
-        it starts, and the text from there is read again (once: by the plain rules); the last
-        section ends with the output, complete (in strict mode: cut off, ``complete=False``).
+        it starts, and the text from there is read again (once: by the plain rules, and a
+        section it leaves open ends with the output, complete); otherwise a section still open
+        is cut off (``complete=False``).
 
         Raises:
             AmbiguousSectionError: In strict mode, when the pending tail is ambiguous.
@@ -174,7 +176,7 @@ class XMLScanner(IncrementalParser):
         if self._held is not None:
             events += self._read_held_again()
         elif self._collector.current is not None:
-            self._collector.close(events, self._base, complete=not self._strict)
+            self._collector.close(events, self._base, complete=self._reread)
         return events
 
     def _read_held_again(self) -> list[SectionEvent]:
@@ -190,7 +192,7 @@ class XMLScanner(IncrementalParser):
             self._names,
             strict=False,
             no_sections=self._no_sections,
-            tolerant=False,
+            reread=True,
             collector=self._collector,
             base=at,
         )

@@ -1,6 +1,6 @@
 """The delimiter habits of instruct models that the xml format reads: a section never closed
-ends where another section opens inside it, and the end of the output closes the last
-section. Never more: a section closed later keeps every tag inside it as content."""
+ends where another section opens inside it. Never more: a section closed later keeps every
+tag inside it as content."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from gent_xml import XMLFormat
 from gent_xml.scanner import XMLScanner
 
+from gent_core.errors import AmbiguousSectionError
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
 from gent_core.testing import stream_parse
 
@@ -45,7 +46,7 @@ def test_a_thinking_closed_later_keeps_the_tags_inside_it() -> None:
 
 
 def test_a_section_opening_its_own_name_again_is_content() -> None:
-    assert read("<thinking>a <thinking> b") == [("thinking", "a <thinking> b", True)]
+    assert read("<thinking>a <thinking> b") == [("thinking", "a <thinking> b", False)]
 
 
 def test_only_the_first_reading_is_tolerant() -> None:
@@ -55,15 +56,32 @@ def test_only_the_first_reading_is_tolerant() -> None:
         ("thinking", "see", True),
         ("answer", "x <action>[1]", True),
     ]
+    assert read("<thinking>a <answer>b</answer> <action>[1]") == [
+        ("thinking", "a", True),
+        ("answer", "b", True),
+        ("action", "[1]", True),
+    ]
 
 
-def test_the_end_of_the_output_closes_an_answer() -> None:
-    assert read("<answer>42") == [("answer", "42", True)]
+def test_a_section_read_again_and_left_open_ends_with_the_output() -> None:
+    # while it streamed, the agent saw only the thinking open: it could not restore the
+    # closing tag a stop sequence took, so the end of the output closes the action
+    assert read("<thinking>plan <action>[1]") == [
+        ("thinking", "plan", True),
+        ("action", "[1]", True),
+    ]
 
 
-def test_strict_mode_keeps_reporting_what_it_reported() -> None:
-    parsed = XMLFormat(strict=True).parse("<answer>42", NAMES)
-    assert parsed.truncated is not None
+def test_a_section_left_open_from_the_start_is_still_reported_cut_off() -> None:
+    # the agent closes it itself when the back end stopped (finish reason "stop"), and
+    # names it when the output was cut off
+    assert read("<answer>42") == [("answer", "42", False)]
+    assert read("<thinking>plan</thinking><action>[1]")[-1] == ("action", "[1]", False)
+
+
+def test_strict_mode_reads_no_habit() -> None:
+    with pytest.raises(AmbiguousSectionError):
+        XMLFormat(strict=True).parse("<thinking>plan <action>[1]", NAMES)
 
 
 def test_streaming_holds_the_text_after_the_tag_until_it_is_decided() -> None:

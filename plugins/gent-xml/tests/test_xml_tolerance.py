@@ -10,6 +10,8 @@ from contextlib import contextmanager
 import pytest
 from gent_xml import XMLFormat
 from gent_xml.scanner import XMLScanner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gent_core.errors import AmbiguousSectionError
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
@@ -145,3 +147,31 @@ def test_every_character_is_scanned_at_most_twice(unit: str, closed: bool) -> No
             parser.close()
         # the text once, read again once at most, plus the undecided tails (one tag each)
         assert count[0] <= 2 * len(text) + 20 * len(text) // chunk_size, (unit, chunk_size)
+
+
+PROSE = st.lists(
+    st.sampled_from([*"ab <>/\n{}\"'=", "<b>", "</b>", "</thinkin", "<action"]), max_size=30
+).map("".join)
+
+
+@given(thinking=PROSE, action=PROSE, sizes=st.lists(st.integers(1, 9), max_size=5))
+@settings(max_examples=300)
+def test_leaving_the_thinking_open_reads_the_same_sections(
+    thinking: str, action: str, sizes: list[int]
+) -> None:
+    """Dropping ``</thinking>`` before an action changes nothing the agent reads (when the
+    thinking holds no section tag of its own), streamed in any chunks."""
+    names = NAMES
+    closed = f"<thinking>{thinking}</thinking><action>{action}</action>"
+    left_open = f"<thinking>{thinking}<action>{action}</action>"
+    expected = XMLFormat().parse(closed, names)
+    if [s.name for s in expected] != ["thinking", "action"] or "<action" in thinking:
+        return  # the drawn text closed or opened a section itself, or names one in the thinking
+    chunks, position = [], 0
+    for size in [*sizes, len(left_open)]:
+        chunks.append(left_open[position : position + size])
+        position += size
+    for got in (XMLFormat().parse(left_open, names), stream_parse(XMLFormat(), names, chunks)[1]):
+        assert [(s.name, s.content, s.complete) for s in got] == [
+            (s.name, s.content, s.complete) for s in expected
+        ]

@@ -1,10 +1,12 @@
 """Every case of the corpus of model outputs is a test (see ``tests/corpus/README.md``).
 
-Each ``<format>-<chain>/<case>.txt`` is parsed as the agent parses an output: the format
-splits it into sections, the chain reads the action's calls from the text as written, and
-the answer is the answer section's content. The result must match the sibling
-``<case>.expected.json``: the sections in order, whether the last one was cut off, then the
-calls, the answer or the error (its type, and a fragment of its message for the model).
+Each ``<format>-<chain>/<case>.txt`` is parsed as the agent parses an output
+(:func:`tests.corpus.reading.read_output`): the format splits it into sections, the chain
+reads the action's calls from the text as written, and the answer is the answer section's
+content. The result must match the sibling ``<case>.expected.json``: the sections in order,
+whether the last one was cut off, then the calls, the answer or the error (its type, and a
+fragment of its message for the model), and what the agent reads in it (``reading``: an
+action, an answer, or an unusable output).
 """
 
 from __future__ import annotations
@@ -16,18 +18,21 @@ from typing import Any
 import pytest
 from gent_json import JSONToolChain
 from gent_markdown import MarkdownFormat
+from gent_pythonic import PythonicToolChain
 from gent_xml import XMLFormat
 from gent_yaml import YAMLToolChain
 
-from gent_core.errors import GentError
 from gent_core.formats import TextFormat
-from gent_core.testing import KIT_TOOLS
 from gent_core.toolchain import ToolChain
+from tests.corpus.reading import chain_tools, read_output
 
 CORPUS = Path(__file__).resolve().parent
-NAMES = ["thinking", "action", "answer"]
 FORMATS: dict[str, type[TextFormat]] = {"xml": XMLFormat, "markdown": MarkdownFormat}
-CHAINS: dict[str, type[ToolChain]] = {"json": JSONToolChain, "yaml": YAMLToolChain}
+CHAINS: dict[str, type[ToolChain]] = {
+    "json": JSONToolChain,
+    "yaml": YAMLToolChain,
+    "pythonic": PythonicToolChain,
+}
 KINDS = {
     "code-fence",
     "prose-with-braces",
@@ -41,7 +46,9 @@ KINDS = {
     "stop-leftovers",
     "no-sections",
     "well-formed",
+    "collected",
 }
+READINGS = {"action", "answer", "unusable"}
 CASES = sorted(CORPUS.glob("*-*/*.txt"))
 
 
@@ -50,35 +57,12 @@ def read(path: Path) -> tuple[str, dict[str, Any]]:
     return path.read_text(encoding="utf-8"), expected
 
 
-def outcome(text: str, fmt: TextFormat, chain: ToolChain) -> dict[str, Any]:
-    """What parsing ``text`` gives, in the shape of an expected file."""
-    try:
-        parsed = fmt.parse(text, NAMES)
-    except GentError as error:
-        return {"error": error}
-    found: dict[str, Any] = {
-        "sections": [section.name for section in parsed],
-        "truncated": parsed.truncated is not None,
-    }
-    action = parsed.first("action")
-    if action is not None:
-        try:
-            found["calls"] = [
-                {"tool": call.tool, "args": call.args} for call in chain.parse(action.untrimmed)
-            ]
-        except GentError as error:
-            found["error"] = error
-    answer = parsed.first("answer")
-    if answer is not None:
-        found["answer"] = answer.content
-    return found
-
-
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_the_output_parses_as_expected(path: Path) -> None:
     text, expected = read(path)
     format_name, chain_name = path.parent.name.split("-")
-    got = outcome(text, FORMATS[format_name](), CHAINS[chain_name](KIT_TOOLS))
+    chain = CHAINS[chain_name](chain_tools(expected.get("tools")))
+    got = read_output(text, FORMATS[format_name](), chain, expected.get("finish_reason"))
     error = got.pop("error", None)
     if "error" in expected:
         assert error is not None, f"expected {expected['error']['type']}, got {got}"
@@ -90,6 +74,7 @@ def test_the_output_parses_as_expected(path: Path) -> None:
     assert got.get("truncated", False) == expected.get("truncated", False)
     for key in ("calls", "answer"):
         assert got.get(key) == expected.get(key), key
+    assert got["reading"] == expected["reading"]
 
 
 def test_the_corpus_covers_every_kind_in_every_format_and_chain() -> None:
@@ -98,7 +83,24 @@ def test_the_corpus_covers_every_kind_in_every_format_and_chain() -> None:
         _, expected = read(path)
         assert expected["kind"] in KINDS, path
         assert expected.get("source"), f"{path}: say where such output comes from"
+        assert expected["reading"] in READINGS, path
     combos = {path.parent.name for path in CASES}
     assert combos == {f"{f}-{c}" for f in FORMATS for c in CHAINS}
     for combo in combos:
         assert len([p for p in CASES if p.parent.name == combo]) >= 15, combo
+
+
+def test_the_collected_outputs_come_from_both_kinds_of_model() -> None:
+    """Several hundred verbatim outputs: the bundled base model and an instruct model, in
+    every format.
+    """
+    models: dict[tuple[str, str], int] = {}
+    for path in CASES:
+        _, expected = read(path)
+        if expected["kind"] == "collected":
+            key = (expected["model"], path.parent.name.split("-")[0])
+            models[key] = models.get(key, 0) + 1
+    assert sum(models.values()) >= 300, models
+    for model in {model for model, _ in models}:
+        for format_name in FORMATS:
+            assert models.get((model, format_name), 0) >= 20, (model, format_name, models)

@@ -29,6 +29,14 @@ Code fences
     **truncated**: its last section has ``complete=False``. Otherwise the last section is
     complete (Markdown has no closing delimiter).
 
+Fences never closed, the end of the output (what instruct models write)
+    A section whose code fence never closes ends at the first recognised header line inside
+    that fence, and the text from that line on is read again as the rest of the output, by
+    the plain rules (once), so every character is scanned at most twice; a section that
+    reading leaves open ends with the output, complete (an open fence included). While
+    streaming, text from such a header on is held back (no event) until the fence closes
+    (then it is the section's text) or the output ends.
+
 Escaping (the verbatim block)
     :meth:`MarkdownFormat.format_section` writes content as is unless one of its lines could
     read as a delimiter (a line starting with ``#``... and a space, or a code fence); then it
@@ -103,7 +111,8 @@ class MarkdownFormat(TextFormat):
 
         Returns:
             The sections in order; the last one has ``complete=False`` when the output ends
-            inside an open code fence.
+            inside an open code fence (except after a section ended by a header in a fence
+            never closed).
 
         Raises:
             NoSectionsFoundError: When none of ``sections`` appears in ``text``.

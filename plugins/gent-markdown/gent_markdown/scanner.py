@@ -48,17 +48,26 @@ class MarkdownScanner(IncrementalParser):
         *,
         level: int,
         no_sections: Callable[[], GentError],
+        reread: bool = False,
+        collector: SectionCollector | None = None,
+        base: int = 0,
     ) -> None:
         self._names = dict(names)
         self._keys = tuple(self._names)
         self._hashes = "#" * level
         self._level = level
         self._no_sections = no_sections
-        self._collector = SectionCollector(unwrap_verbatim)
+        self._reread = reread
+        self._collector = collector or SectionCollector(unwrap_verbatim)
         self._fence: tuple[str, int] | None = None
         self._line_start = True  # the tail (or the next chunk) starts a line
         self._tail = ""
-        self._base = 0
+        self._base = base
+        # the open section's text from the first header line inside an open code fence on:
+        # held back until the fence closes (then it is the section's text) or the output
+        # ends (then the section ended at that header and the held text is read again)
+        self._held: list[str] | None = None
+        self._held_at = 0
         self._closed = False
         # fast path: a chunk without "\n" in the middle of a line is plain text; it is appended
         # to the collector's sink and its length added to _base lazily (see _sync)
@@ -80,7 +89,7 @@ class MarkdownScanner(IncrementalParser):
         Raises:
             ValueError: When called after :meth:`close`.
         """
-        if self._fast and "\n" not in chunk:
+        if self._fast and "\n" not in chunk and self._held is None:
             if not chunk:
                 return []
             self._append(chunk)
@@ -90,7 +99,7 @@ class MarkdownScanner(IncrementalParser):
         if not chunk:
             return []
         buf = self._tail + chunk if self._tail else chunk
-        if not self._line_start or _CANDIDATE_HERE.match(buf) is None:
+        if self._held is None and (not self._line_start or _CANDIDATE_HERE.match(buf) is None):
             match = _CANDIDATE.search(buf)
             if match is None:  # no line of the text starts like a delimiter: plain text
                 self._tail = ""
@@ -103,7 +112,7 @@ class MarkdownScanner(IncrementalParser):
                 return self._plain(buf[: match.start() + 1], rest)
         self._sync()
         events = self._scan(buf, final=False)
-        self._fast = not self._tail and not self._line_start
+        self._fast = not self._tail and not self._line_start and self._held is None
         self._sink = self._collector.sink()
         self._append = self._sink.append
         self._mark = len(self._sink)
@@ -128,7 +137,10 @@ class MarkdownScanner(IncrementalParser):
     def close(self) -> list[SectionEvent]:
         """Finish: decide the pending line and end the open section.
 
-        The last section is complete unless the output ends inside an open code fence.
+        A section whose code fence was never closed ends at the first header line inside
+        that fence, and the text from there is read again (once: by the plain rules, and a
+        section it leaves open ends with the output, complete). Otherwise the last section is
+        complete unless the output ends inside an open code fence.
         """
         if self._closed:
             return []
@@ -136,9 +148,31 @@ class MarkdownScanner(IncrementalParser):
         events = self._scan(self._tail, final=True) if self._tail else []
         self._closed = True
         self._fast = False
-        if self._collector.current is not None:
-            self._collector.close(events, self._base, complete=self._fence is None)
+        if self._held is not None:
+            events += self._read_held_again()
+        elif self._collector.current is not None:
+            self._collector.close(events, self._base, complete=self._fence is None or self._reread)
         return events
+
+    def _read_held_again(self) -> list[SectionEvent]:
+        """End the open section at the first header line inside its unclosed fence, and
+        read the held text from that line on as the rest of the output, by the plain rules.
+        """
+        assert self._held is not None  # only called with held text
+        held, at = "".join(self._held), self._held_at
+        self._held = None
+        events: list[SectionEvent] = []
+        if self._collector.current is not None:
+            self._collector.close(events, at, complete=True)
+        rest = MarkdownScanner(
+            self._names,
+            level=self._level,
+            no_sections=self._no_sections,
+            reread=True,
+            collector=self._collector,
+            base=at,
+        )
+        return events + rest.feed(held) + rest.close()
 
     def result(self) -> ParseResult:
         """Return what was found so far (after :meth:`close`: the full parse).
@@ -178,7 +212,11 @@ class MarkdownScanner(IncrementalParser):
             if verdict == _MAYBE:
                 keep = start
                 break
-            if verdict == _HEADER:
+            if verdict == _HEADER and self._fence is not None:  # inside a fence: hold
+                collector.text(events, buf[emit:start])
+                self._held, self._held_at = [], self._base + start
+                emit = start
+            elif verdict == _HEADER:
                 collector.text(events, buf[emit:start])
                 if collector.current is not None:
                     collector.close(events, self._base + start, complete=True)
@@ -191,6 +229,10 @@ class MarkdownScanner(IncrementalParser):
                 self._fence = self._opened
             elif verdict == _CLOSE_FENCE:
                 self._fence = None
+                if self._held is not None:
+                    after = n if end < 0 else end + 1
+                    self._text(events, buf[emit:after], release=True)
+                    emit = after
             if end < 0:
                 pos = n
                 at_line = False
@@ -202,10 +244,23 @@ class MarkdownScanner(IncrementalParser):
         elif n:
             self._line_start = buf[n - 1] == "\n"
         keep = max(keep, emit)
-        collector.text(events, buf[emit:keep])
+        self._text(events, buf[emit:keep])
         self._tail = buf[keep:]
         self._base += keep
         return events
+
+    def _text(self, events: list[SectionEvent], text: str, *, release: bool = False) -> None:
+        """Record ``text``: held back while a header line waits inside an open fence, else
+        (and with ``release``, the held text first) as text of the open section.
+        """
+        held = self._held
+        if held is None:
+            self._collector.text(events, text)
+        elif release:
+            self._held = None
+            self._collector.text(events, "".join(held) + text)
+        elif text:
+            held.append(text)
 
     def _verdict(self, line: str, complete: bool) -> int:
         """Classify a line that starts like a delimiter (``complete``: its end is known)."""
@@ -213,10 +268,19 @@ class MarkdownScanner(IncrementalParser):
             line = line[:-1]  # a "\r" that may end the line: decide without it
         fence = self._fence
         if fence is not None:
-            return self._close_verdict(line, complete, fence)
+            verdict = self._close_verdict(line, complete, fence)
+            if verdict == _TEXT and line.startswith("#") and self._watching():
+                return self._header_verdict(line, complete)
+            return verdict
         if line.startswith("#"):
             return self._header_verdict(line, complete)
         return self._open_verdict(line, complete)
+
+    def _watching(self) -> bool:
+        """Whether a header line inside the open fence may end the open section (when the
+        fence is never closed): in the first reading, while nothing is held yet.
+        """
+        return not self._reread and self._held is None and self._collector.current is not None
 
     def _header_verdict(self, line: str, complete: bool) -> int:
         level = self._level

@@ -106,6 +106,29 @@ def test_close_reports_truncation_inside_a_fence() -> None:
     assert parser.result().truncated is not None
 
 
+def test_a_header_in_an_open_fence_is_held_until_the_fence_closes() -> None:
+    parser = MarkdownFormat().incremental_parser(NAMES)
+    assert parser.feed("# Thinking\nsee\n```\n") == [
+        SectionStarted("thinking"),
+        TextDelta("thinking", "see\n```\n"),
+    ]
+    assert parser.feed("# Answer\nlater\n") == []  # held: the fence may close or not
+    events = parser.feed("```\nok\n")
+    assert events == [
+        TextDelta("thinking", "# Answer\nlater\n```\n"),
+        TextDelta("thinking", "ok\n"),
+    ]
+
+
+def test_a_header_in_a_fence_never_closed_starts_its_section_at_the_end() -> None:
+    parser = MarkdownFormat().incremental_parser(NAMES)
+    parser.feed("# Thinking\nsee\n```python\nx = 1\n# Action\n")
+    assert parser.feed('{"tool": "t"}') == []
+    events = parser.close()
+    assert [type(e) for e in events] == [SectionEnded, SectionStarted, TextDelta, SectionEnded]
+    assert parser.result().get("action") == ['{"tool": "t"}']
+
+
 def test_result_before_close_shows_the_open_section_as_incomplete() -> None:
     parser = MarkdownFormat().incremental_parser(NAMES)
     parser.feed("# answer\n4")

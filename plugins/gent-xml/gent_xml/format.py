@@ -17,10 +17,11 @@ Opening a section
 Inside a section
     Only the section's own closing tag ``</name>`` (case-insensitive, spaces allowed before
     ``>``) ends it: the *first* one after the opening tag. Every other tag, recognised or not,
-    is content. So prose that mentions ``<answer>`` inside ``<thinking>`` does not start an
-    answer: ``<thinking>I will write <answer> tags later</thinking><answer>42</answer>``
-    gives ``thinking`` then ``answer`` = ``42``. Recognised sections never nest; a document
-    of nested sections is parsed one level at a time (parse the parent, then its content).
+    is content — as long as the section is closed at all (see *Sections never closed*). So
+    prose that mentions ``<answer>`` inside ``<thinking>`` does not start an answer:
+    ``<thinking>I will write <answer> tags later</thinking><answer>42</answer>`` gives
+    ``thinking`` then ``answer`` = ``42``. Recognised sections never nest; a document of
+    nested sections is parsed one level at a time (parse the parent, then its content).
     The flip side: a tag *mentioned* outside every section (``I will use <answer> tags.``)
     cannot be told from a real one and opens the section; a streaming parser cannot take
     text it already reported back. Strict mode reports that case (the real ``<answer>``
@@ -35,12 +36,24 @@ Escaping (CDATA)
     contains anything tag-like, which strict parsing would refuse); ``]]>`` inside is written as
     ``]]]]><![CDATA[>``. Otherwise content is written as is: no entity escaping, ever.
 
+Sections never closed (what instruct models write)
+    A section whose closing tag never comes ends where the first opening tag (or ``<name/>``)
+    of *another* registered section inside it starts: ``<thinking> I call it. <action>{...}``
+    is a thinking, then an action. The text from that tag on is read again as the rest of the
+    output, by the plain rules (once: the tolerance does not apply again), so every character
+    is scanned at most twice; a section that reading leaves open ends with the output,
+    complete (while the output streamed, the agent saw only the first section open, so it
+    could not restore the closing tag a stop sequence took). A call cut inside is the tool
+    chain's error, and an output the back end cut off is never used by the agent.
+    While streaming, text after such a tag is held back (no event) until the section's own
+    closing tag releases it as the section's text, or :meth:`~XMLScanner.close` decides.
+
 Trimming, outside text, truncation
     Content is trimmed (``str.strip``). Text outside recognised sections is ignored but kept,
     trimmed and joined with newlines, in :attr:`~gent_core.sections.ParseResult.outside`.
-    A section still open at the end of the output (the model was cut off) is returned with
-    ``complete=False`` (and :attr:`~gent_core.sections.ParseResult.truncated` points at it);
-    it is never silently reported as complete.
+    Otherwise, a section still open at the end of the output (the model was cut off, or a
+    stop sequence took its closing tag: the agent restores it) is returned with
+    ``complete=False`` (and :attr:`~gent_core.sections.ParseResult.truncated` points at it).
 
 Strict mode
     ``XMLFormat(strict=True)`` raises :class:`~gent_core.errors.AmbiguousSectionError`
@@ -95,7 +108,7 @@ class XMLFormat(TextFormat):
 
         Returns:
             The sections in order; a last section that was never closed has
-            ``complete=False``.
+            ``complete=False`` (except after a section ended by another one's tag).
 
         Raises:
             NoSectionsFoundError: When none of ``sections`` appears in ``text``.

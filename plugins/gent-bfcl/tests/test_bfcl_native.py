@@ -116,8 +116,8 @@ def test_tool_calls_are_judged_by_the_checker() -> None:
     assert judge_message(simple, wrong, names)[1].kind is FailureKind.WRONG_VALUE
     # A call written as text is no call: the tools parameter gives the program nothing.
     fenced = {"content": '```json\n{"name": "math_factorial", "arguments": {"number": 5}}\n```'}
-    assert judge_message(simple, fenced, names) == ([], judge_message(simple, fenced, names)[1])
-    assert judge_message(simple, fenced, names)[1].kind is FailureKind.NO_CALL
+    calls, verdict = judge_message(simple, fenced, names)
+    assert calls == [] and verdict.kind is FailureKind.NO_CALL
     verdict = judge_message(irrelevance, fenced, names)[1]
     assert verdict.valid and not verdict.undecoded_no_call  # answered without a call
     assert judge_message(irrelevance, right, names)[1].kind is FailureKind.CALL_MADE
@@ -166,3 +166,48 @@ def test_native_calling_needs_an_openai_chat_model() -> None:
     assert server.redact("key sk-secret-123456 here") == "key *** here"
     completions = server_of(model_of(base_url="http://127.0.0.1:9/v1", api="completions"))
     assert isinstance(completions, str) and "api: chat" in completions
+
+
+@pytest.mark.slow
+@pytest.mark.llama
+def test_native_calling_and_the_prompt_mode_on_a_real_server_in_one_run(
+    instruct_server: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """gent eval with both baselines against llama.cpp's server (SmolLM2-135M-Instruct, its own
+    chat template): every native request answered, its tool calls decoded and mapped back to
+    BFCL's dotted names, judged beside the prompt mode and gent's agent."""
+    from gent_core.testing import run_cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.yaml").write_text(
+        f"model: {{name: openai, base_url: '{instruct_server.url}', "
+        f"model: '{instruct_server.model}', max_retries: 0}}\n"
+    )
+    suite = f"bfcl:simple_python,parallel,irrelevance@{DATA}"
+    arguments = ["eval", suite, "agent.yaml", "--limit", "2", "--max-tokens", "96"]
+    code = run_cli([*arguments, "--baseline", "prompt,native", "--report", "r.json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["baselines"]["native-fc"]["ran"] is True
+    assert set(report["summary"]) == {"bfcl-prompt", "native-fc", "agent"}
+    native = [result for result in report["results"] if result["config"] == "native-fc"]
+    assert [result["id"] for result in native] == [
+        "simple_python_0",
+        "simple_python_1",
+        "parallel_0",
+        "parallel_1",
+        "irrelevance_0",
+    ]
+    offered = {"math.factorial", "geometry.area_circle", "get_weather"}
+    for result in native:
+        assert result["kind"] != "model_error", result["message"]
+        assert result["output_tokens"] and result["finish_reason"]
+        for call in result["calls"] or []:
+            (name,) = call
+            assert "_" not in name or name not in {"math_factorial", "geometry_area_circle"}
+            assert name in offered or name.replace("_", ".") not in offered, name
+    assert any("native-fc" in line for line in captured.out.splitlines())

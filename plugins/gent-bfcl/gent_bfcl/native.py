@@ -203,7 +203,9 @@ def _arguments(name: str, arguments: Any) -> dict[str, Any]:
     return arguments
 
 
-def decode_tool_calls(message: Mapping[str, Any], names: APINames) -> list[dict[str, Any]]:
+def decode_tool_calls(
+    message: Mapping[str, Any], names: APINames
+) -> list[dict[str, dict[str, Any]]]:
     """The ``tool_calls`` of a response's ``message`` as BFCL calls (``[{name: arguments}]``,
     names mapped back with ``names``); ``[]`` when it has none.
 
@@ -214,7 +216,7 @@ def decode_tool_calls(message: Mapping[str, Any], names: APINames) -> list[dict[
     tool_calls = message.get("tool_calls") or []
     if not isinstance(tool_calls, list):
         raise DecodeError(f"'tool_calls' is not a list: {tool_calls!r}")
-    calls = []
+    calls: list[dict[str, dict[str, Any]]] = []
     for item in tool_calls:
         function = item.get("function") if isinstance(item, Mapping) else None
         name = function.get("name") if isinstance(function, Mapping) else None
@@ -227,7 +229,7 @@ def decode_tool_calls(message: Mapping[str, Any], names: APINames) -> list[dict[
 
 def judge_message(
     task: BFCLTask, message: Mapping[str, Any], names: APINames
-) -> tuple[list[dict[str, Any]] | None, Verdict]:
+) -> tuple[list[dict[str, dict[str, Any]]] | None, Verdict]:
     """Decode ``message``'s tool calls and judge them: ``(calls or None, verdict)``."""
     try:
         calls = decode_tool_calls(message, names)
@@ -261,7 +263,8 @@ async def _post(
     url = f"{server.root}/chat/completions"
     try:
         async with client.stream("POST", url, json=body, headers=dict(server.headers)) as reply:
-            pieces, size = [], 0
+            pieces: list[str] = []
+            size = 0
             async for piece in reply.aiter_text():
                 size += len(piece)
                 if size > RESPONSE_CHARS:

@@ -5,7 +5,9 @@
 * ``native``: native function calling (:mod:`gent_bfcl.native`), labelled :data:`NATIVE`
   (``native-fc``): the task's functions as the server's ``tools`` parameter. It needs an
   OpenAI-compatible server; on any other model (the in-process ``llamacpp``) it is skipped
-  with a note saying so, which is not an error.
+  with a note saying so, which is not an error. When the server drops the tools from the
+  prompt (:func:`~gent_bfcl.native.tools_ignored`: a chat template that does not render
+  them), the note says so too.
 
 ``--baseline prompt,native`` (the default), ``--baseline prompt``, ``--baseline none``.
 """
@@ -101,7 +103,7 @@ async def run_baselines(
     ``max_tokens`` (``None``: :data:`BASELINE_MAX_TOKENS` for the prompt mode,
     :data:`~gent_bfcl.native.NATIVE_MAX_TOKENS` for native calling) caps every answer.
     """
-    from gent_bfcl.native import run_native, server_of
+    from gent_bfcl.native import run_native, server_of, tools_ignored
     from gent_bfcl.runner import run_baseline
 
     runs = []
@@ -119,5 +121,11 @@ async def run_baselines(
             continue
         limit = max_tokens or NATIVE_MAX_TOKENS
         await run_native(server, tasks, max_tokens=limit, on_result=on_result)
+        if tasks and await tools_ignored(server, tasks[0]):
+            on += (
+                " The server dropped the tools: a request with them counts as many prompt "
+                "tokens as one without, so its chat template does not show the functions to "
+                "the model, which then cannot call them."
+            )
         runs.append(BaselineRun(label, True, on))
     return runs

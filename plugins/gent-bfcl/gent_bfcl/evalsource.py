@@ -6,9 +6,12 @@ followed by ``@FOLDER``, a folder of BFCL files (default: the installed ``bfcl-e
 
 Each configuration runs gent's agent on every task (:func:`gent_bfcl.agentrun.run_agent`:
 the task's functions as declared tools, the first step judged by gent's BFCL checker), and
-BFCL's own prompt mode runs on the first configuration's model in the same run
-(:func:`gent_bfcl.runner.run_baseline`), labelled ``bfcl-prompt``. The report gives, per
-configuration and category, :func:`gent_bfcl.runner.summarize`'s figures: accuracy with its
+the baselines ``--baseline`` names (:mod:`gent_bfcl.baselines`; by default both) run on the
+first configuration's model in the same run: BFCL's own prompt mode
+(:func:`gent_bfcl.runner.run_baseline`), labelled ``bfcl-prompt``, and native function
+calling (:func:`gent_bfcl.native.run_native`), labelled ``native-fc``, skipped with a note on
+a model that is not behind an OpenAI-compatible server. The report gives, per configuration,
+baseline and category, :func:`gent_bfcl.runner.summarize`'s figures: accuracy with its
 95% Wilson interval, the share of unparsable outputs, the share of tasks by failure kind,
 copied values and repairs, tokens and seconds per task.
 """
@@ -122,7 +125,7 @@ def _line(result: TaskResult) -> str:
 
 
 class BFCLEvaluation:
-    """BFCL's selected tasks under gent's configurations and BFCL's prompt mode.
+    """BFCL's selected tasks under gent's configurations and the baselines.
 
     Attributes:
         name: ``bfcl:<categories>``.

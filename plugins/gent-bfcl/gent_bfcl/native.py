@@ -62,6 +62,7 @@ __all__ = [
     "run_native",
     "run_native_task",
     "server_of",
+    "tools_ignored",
 ]
 
 NATIVE = "native-fc"
@@ -362,3 +363,26 @@ async def run_native(
                 on_result(result)
             results.append(result)
     return results
+
+
+async def tools_ignored(server: ChatServer, task: BFCLTask) -> bool | None:
+    """Whether ``server`` dropped ``task``'s tools from the prompt: the same request without
+    ``tools`` (one token generated) is counted as just as many prompt tokens. A chat template
+    that does not render tools does that (llama.cpp's server then calls the model without
+    the functions, and silently). ``None`` when the server does not count prompt tokens or a
+    request fails.
+    """
+    import httpx
+
+    names = APINames(str(function.get("name", "")) for function in task.functions)
+    counts = []
+    try:
+        body = native_body(task, server, names, max_tokens=1)
+        async with httpx.AsyncClient(timeout=httpx.Timeout(server.timeout)) as client:
+            for sent in (body, {key: value for key, value in body.items() if key != "tools"}):
+                counts.append(_usage(await _post(client, server, sent), "prompt_tokens"))
+    except Exception:  # noqa: BLE001 - a failed check says nothing
+        return None
+    if None in counts:
+        return None
+    return counts[0] == counts[1]

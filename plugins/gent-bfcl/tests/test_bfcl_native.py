@@ -202,12 +202,11 @@ def test_native_calling_and_the_prompt_mode_on_a_real_server_in_one_run(
         "parallel_1",
         "irrelevance_0",
     ]
-    offered = {"math.factorial", "geometry.area_circle", "get_weather"}
     for result in native:
         assert result["kind"] != "model_error", result["message"]
-        assert result["output_tokens"] and result["finish_reason"]
-        for call in result["calls"] or []:
-            (name,) = call
-            assert "_" not in name or name not in {"math_factorial", "geometry_area_circle"}
-            assert name in offered or name.replace("_", ".") not in offered, name
+        assert result["output"] and result["output_tokens"] and result["finish_reason"]
+        if not result["calls"]:  # the text it wrote instead is no call
+            assert result["kind"] == "no_call" or result["category"] == "irrelevance"
+    # SmolLM2's chat template does not render tools: the server drops them, and says nothing.
+    assert "The server dropped the tools" in report["baselines"]["native-fc"]["note"]
     assert any("native-fc" in line for line in captured.out.splitlines())

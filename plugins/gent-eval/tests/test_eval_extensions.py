@@ -256,7 +256,9 @@ def test_baseline_reaches_the_source_and_applies_to_sources_only(
         assert run_cli(["eval", "fake:abc", "agent.yaml", "--no-progress", *given]) == 0
         assert seen.pop().baselines == expected
     for wrong in ("prompt,,native", "none,prompt"):
-        assert run_cli(["eval", "fake:abc", "--baseline", wrong, "--no-progress"]) == 2
+        with pytest.raises(SystemExit) as caught:  # argparse's usage error
+            run_cli(["eval", "fake:abc", "--baseline", wrong, "--no-progress"])
+        assert caught.value.code == 2
         assert "expected comma-separated names (prompt,native) or none" in capsys.readouterr().err
     (tmp_path / "suite.yaml").write_text(SUITE)
     assert run_cli(["eval", "suite.yaml", "--baseline", "prompt", "--no-progress"]) == 2

@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_bfcl.baselines import BASELINE_MAX_TOKENS, DEFAULT_BASELINES, parse_baselines
 from gent_bfcl.categories import parse_categories
 from gent_bfcl.data import BFCLDataError, BFCLTask, load_tasks
-from gent_bfcl.baselines import BASELINE_MAX_TOKENS, DEFAULT_BASELINES, parse_baselines
 from gent_bfcl.runner import TaskResult, summarize
 
 if TYPE_CHECKING:
@@ -238,6 +238,8 @@ class BFCLEvaluation:
                 "output could not be decoded at all (cut off or garbled), which BFCL counts "
                 "as no call; the rest answered without a call.",
             ),
-            scores={configuration.label: score(configuration.label) for configuration in configurations},
+            scores={
+                configuration.label: score(configuration.label) for configuration in configurations
+            },
             baselines={run.label: score(run.label) for run in runs if run.ran},
         )

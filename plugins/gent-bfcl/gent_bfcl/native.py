@@ -120,11 +120,12 @@ def server_of(model: Model) -> ChatServer | str:
         )
     if identity.operation != "chat":
         return "the model uses the completions API: native function calling needs api: chat"
-    options = getattr(model, "options", None)
+    options: Any = getattr(model, "options", None)
     root, name = getattr(options, "root", None), getattr(options, "model", None)
     if not isinstance(root, str) or not isinstance(name, str):
         return "the openai model does not say its server's address and model name"
-    secret = options.secret() if callable(getattr(options, "secret", None)) else None
+    reveal = getattr(options, "secret", None)
+    secret = reveal() if callable(reveal) else None
     headers = {"Content-Type": "application/json", **dict(getattr(options, "headers", {}))}
     if secret:
         headers["Authorization"] = f"Bearer {secret}"
@@ -284,7 +285,9 @@ async def _post(
         if not isinstance(message, dict):
             raise TypeError(message)
     except (ValueError, KeyError, IndexError, TypeError):
-        raise RuntimeError(server.redact(f"unexpected response from {url}: {text[:200]!r}")) from None
+        raise RuntimeError(
+            server.redact(f"unexpected response from {url}: {text[:200]!r}")
+        ) from None
     return dict(data)
 
 

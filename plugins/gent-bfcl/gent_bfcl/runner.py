@@ -125,7 +125,9 @@ def request_for(
         ValueError: For a message whose role is not system, user or assistant (the reader
             refuses such tasks already).
     """
-    messages = [chat_message(task, message) for message in bfcl_messages(task.functions, task.question[0])]
+    messages = [
+        chat_message(task, message) for message in bfcl_messages(task.functions, task.question[0])
+    ]
     return ModelRequest(messages, max_tokens=max_tokens, temperature=temperature)
 
 

@@ -50,7 +50,10 @@ def test_api_names_are_valid_distinct_and_map_back(names: list[str]) -> None:
 
 
 def test_dotted_names_become_underscored_and_a_taken_name_gets_a_suffix() -> None:
-    for order in (["geometry.circumference", "geometry_circumference"], ["geometry_circumference", "geometry.circumference"]):
+    for order in (
+        ["geometry.circumference", "geometry_circumference"],
+        ["geometry_circumference", "geometry.circumference"],
+    ):
         mapping = APINames(order)
         assert mapping.to_api("geometry_circumference") == "geometry_circumference"
         assert mapping.to_api("geometry.circumference") == "geometry_circumference_2"

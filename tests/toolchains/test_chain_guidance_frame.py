@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 import pytest
 from gent_json import JSONToolChain
-from gent_json.chain import SEVERAL_THINGS
 from gent_natural.chain import NaturalToolChain
 from gent_pythonic import PythonicToolChain
 from gent_pythonic.signature import describe_python_tools
@@ -62,7 +61,7 @@ CHAINS: dict[str, tuple[Callable[[list[Tool]], ToolChain], str, str, list[str], 
         JSONToolChain,
         JSON_INTRO + "(its arguments), ",
         "write a list of calls",
-        [SEVERAL_THINGS],
+        [],
         "JSON",
         False,
     ),

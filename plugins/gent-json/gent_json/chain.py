@@ -13,14 +13,7 @@ from gent_core.tools.base import Tool
 if TYPE_CHECKING:
     from gent_core.toolkit import GrammarBuilder
 
-__all__ = ["SEVERAL_THINGS", "JSONToolChain"]
-
-SEVERAL_THINGS = (
-    "A task that asks about several things (two cities, three numbers) needs one call for "
-    "each of them, all in one list, each call once."
-)
-"""The guidance's note on several calls: a small model writes one call where a task asks
-about several things, or the same call again and again."""
+__all__ = ["JSONToolChain"]
 
 
 class JSONToolChain(ToolChain):
@@ -56,7 +49,6 @@ class JSONToolChain(ToolChain):
             '"args" (its arguments), ',
             several="write a list of calls",
             written="the JSON",
-            notes=(SEVERAL_THINGS,),
         )
 
     def parse(self, content: str) -> list[ToolCall]:

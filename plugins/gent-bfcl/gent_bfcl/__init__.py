@@ -7,7 +7,10 @@
 * :mod:`gent_bfcl.checker` (with :mod:`gent_bfcl.values`): BFCL's AST rules, judging parsed
   calls with a failure kind (:mod:`gent_bfcl.verdict`).
 * :mod:`gent_bfcl.prompt`, :mod:`gent_bfcl.pycalls`, :mod:`gent_bfcl.runner`: BFCL's own
-  prompt mode (its system prompt and decoder) as a baseline for any gent model.
+  prompt mode (its system prompt and decoder) as a baseline for any gent model;
+  :mod:`gent_bfcl.native`: native function calling (the server's ``tools`` parameter) as a
+  baseline for a model behind an OpenAI-compatible server; :mod:`gent_bfcl.baselines`: which
+  of them ``gent eval bfcl:`` runs.
 
 Parts are re-implemented from or copied out of bfcl-eval (Apache-2.0): see NOTICE.
 """
@@ -34,6 +37,7 @@ _EXPORTS: dict[str, str] = {
     "load_category": "gent_bfcl.data",
     "load_tasks": "gent_bfcl.data",
     "select": "gent_bfcl.data",
+    "APINames": "gent_bfcl.names",
     "from_gent_name": "gent_bfcl.names",
     "to_gent_name": "gent_bfcl.names",
     "bfcl_messages": "gent_bfcl.prompt",
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
         load_tasks,
         select,
     )
-    from gent_bfcl.names import from_gent_name, to_gent_name
+    from gent_bfcl.names import APINames, from_gent_name, to_gent_name
     from gent_bfcl.prompt import bfcl_messages, system_prompt
     from gent_bfcl.pycalls import DecodeError, decode_calls, write_calls
     from gent_bfcl.reference import reference_calls
@@ -70,6 +74,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CATEGORIES",
+    "APINames",
     "BFCLDataError",
     "BFCLSchemaError",
     "BFCLTask",

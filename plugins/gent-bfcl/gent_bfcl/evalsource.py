@@ -6,9 +6,12 @@ followed by ``@FOLDER``, a folder of BFCL files (default: the installed ``bfcl-e
 
 Each configuration runs gent's agent on every task (:func:`gent_bfcl.agentrun.run_agent`:
 the task's functions as declared tools, the first step judged by gent's BFCL checker), and
-BFCL's own prompt mode runs on the first configuration's model in the same run
-(:func:`gent_bfcl.runner.run_baseline`), labelled ``bfcl-prompt``. The report gives, per
-configuration and category, :func:`gent_bfcl.runner.summarize`'s figures: accuracy with its
+the baselines ``--baseline`` names (:mod:`gent_bfcl.baselines`; by default both) run on the
+first configuration's model in the same run: BFCL's own prompt mode
+(:func:`gent_bfcl.runner.run_baseline`), labelled ``bfcl-prompt``, and native function
+calling (:func:`gent_bfcl.native.run_native`), labelled ``native-fc``, skipped with a note on
+a model that is not behind an OpenAI-compatible server. The report gives, per configuration,
+baseline and category, :func:`gent_bfcl.runner.summarize`'s figures: accuracy with its
 95% Wilson interval, the share of unparsable outputs, the share of tasks by failure kind,
 copied values and repairs, tokens and seconds per task.
 """
@@ -20,18 +23,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_bfcl.baselines import BASELINE_MAX_TOKENS, DEFAULT_BASELINES, parse_baselines
 from gent_bfcl.categories import parse_categories
 from gent_bfcl.data import BFCLDataError, BFCLTask, load_tasks
-from gent_bfcl.runner import BASELINE, TaskResult, summarize
+from gent_bfcl.runner import TaskResult, summarize
 
 if TYPE_CHECKING:
     from gent_eval import Configuration, SourceOptions, SourceReport
 
-__all__ = ["BASELINE_MAX_TOKENS", "COLUMNS", "BFCLEvaluation", "load", "report_rows"]
+    from gent_bfcl.baselines import BaselineRun
 
-BASELINE_MAX_TOKENS = 48
-"""Tokens per answer in BFCL's prompt mode when ``--max-tokens`` is not given: a call fits,
-the prose a model writes instead is cut short."""
+__all__ = ["BASELINE_MAX_TOKENS", "COLUMNS", "BFCLEvaluation", "load", "report_rows"]
 
 COLUMNS = (
     "configuration",
@@ -63,12 +65,16 @@ def load(selector: str, options: SourceOptions) -> BFCLEvaluation:
             f"bfcl:{selector}: {error}",
             hint="gent eval bfcl:CATEGORY[,CATEGORY...][@FOLDER], e.g. bfcl:simple_python,multiple",
         ) from None
+    try:
+        baselines = parse_baselines(options.baselines)
+    except ValueError as error:
+        raise BFCLDataError(f"--baseline: {error}", hint="--baseline prompt,native") from None
     source = Path(folder) if folder else None
     try:
         tasks = load_tasks(categories, source, limit=options.limit, every=options.every)
     except ValueError as error:
         raise BFCLDataError(f"bfcl:{selector}: {error}") from None
-    return BFCLEvaluation(f"bfcl:{spec}", tasks, options.max_tokens)
+    return BFCLEvaluation(f"bfcl:{spec}", tasks, options.max_tokens, baselines)
 
 
 def _percent(value: float) -> str:
@@ -119,19 +125,29 @@ def _line(result: TaskResult) -> str:
 
 
 class BFCLEvaluation:
-    """BFCL's selected tasks under gent's configurations and BFCL's prompt mode.
+    """BFCL's selected tasks under gent's configurations and the baselines.
 
     Attributes:
         name: ``bfcl:<categories>``.
         selected: The tasks, in category order.
         max_tokens: Tokens one model call may generate (``None``: the back end's default;
-            BFCL's prompt mode then gets :data:`BASELINE_MAX_TOKENS`).
+            BFCL's prompt mode then gets :data:`BASELINE_MAX_TOKENS`, native calling
+            :data:`~gent_bfcl.native.NATIVE_MAX_TOKENS`).
+        baselines: The baselines run on the first configuration's model
+            (:mod:`gent_bfcl.baselines`: ``prompt``, ``native``).
     """
 
-    def __init__(self, name: str, tasks: Sequence[BFCLTask], max_tokens: int | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        tasks: Sequence[BFCLTask],
+        max_tokens: int | None,
+        baselines: Sequence[str] = DEFAULT_BASELINES,
+    ) -> None:
         self.name = name
         self.selected = list(tasks)
         self.max_tokens = max_tokens
+        self.baselines = tuple(baselines)
 
     @property
     def tasks(self) -> int:
@@ -141,16 +157,15 @@ class BFCLEvaluation:
     async def run(
         self, configurations: Sequence[Configuration], progress: Callable[[str], None]
     ) -> SourceReport:
-        """Run BFCL's prompt mode on the first configuration's model, then every
-        configuration; report per configuration and category.
+        """Run the baselines on the first configuration's model, then every configuration;
+        report per configuration and category.
 
         Raises:
             ConfigError: When a configuration's model cannot be built (a model that is not
                 installed), before anything runs.
         """
-        from gent_eval import SourceReport
-
         from gent_bfcl.agentrun import AgentConfiguration, run_agent
+        from gent_bfcl.baselines import run_baselines
         from gent_core import Registry, build_components, get_plugin_manager
 
         registry = Registry.from_plugin_manager(get_plugin_manager())
@@ -160,16 +175,17 @@ class BFCLEvaluation:
             results.append(result)
             progress(_line(result))
 
+        runs: list[BaselineRun] = []
         for index, configuration in enumerate(configurations):
             model = build_components(configuration.loaded, registry).model
             try:
                 if index == 0:
-                    from gent_bfcl.runner import run_baseline
-
-                    await run_baseline(
+                    runs = await run_baselines(
+                        self.baselines,
                         model,
+                        configuration.label,
                         self.selected,
-                        max_tokens=self.max_tokens or BASELINE_MAX_TOKENS,
+                        max_tokens=self.max_tokens,
                         on_result=record,
                     )
                 await run_agent(
@@ -183,9 +199,19 @@ class BFCLEvaluation:
             finally:
                 with contextlib.suppress(Exception):
                     await model.aclose()
+        return self._report(configurations, runs, results)
+
+    def _report(
+        self,
+        configurations: Sequence[Configuration],
+        runs: Sequence[BaselineRun],
+        results: Sequence[TaskResult],
+    ) -> SourceReport:
+        from gent_eval import SourceReport
+
         data: dict[str, Any] = {
             "suite": self.name,
-            "baseline": BASELINE,
+            "baselines": {run.label: run.to_dict() for run in runs},
             "configurations": [configuration.to_dict() for configuration in configurations],
             "summary": {
                 config: summarize([result for result in results if result.config == config])
@@ -193,21 +219,17 @@ class BFCLEvaluation:
             },
             "results": [result.to_dict() for result in results],
         }
-        baseline_model = configurations[0].label if configurations else "-"
-        scores = {
-            configuration.label: _accuracy(
-                [result for result in results if result.config == configuration.label]
-            )
-            for configuration in configurations
-        }
+
+        def score(label: str) -> float:
+            return _accuracy([result for result in results if result.config == label])
+
         return SourceReport(
             title=f"gent eval: {self.name}",
             columns=COLUMNS,
             rows=report_rows(results),
             data=data,
             notes=(
-                f"{BASELINE}: BFCL's own prompt mode (its system prompt and decoder, no "
-                f"grammar) on the model of {baseline_model!r}, as the baseline.",
+                *(run.note for run in runs),
                 "failures: the checker's verdict per task (no_call, wrong_count, "
                 "wrong_function, missing_argument, unexpected_argument, wrong_type, "
                 "wrong_value, call_made, unparsable, model_error); copied: calls holding a "
@@ -216,5 +238,8 @@ class BFCLEvaluation:
                 "output could not be decoded at all (cut off or garbled), which BFCL counts "
                 "as no call; the rest answered without a call.",
             ),
-            scores=scores,
+            scores={
+                configuration.label: score(configuration.label) for configuration in configurations
+            },
+            baselines={run.label: score(run.label) for run in runs if run.ran},
         )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -40,6 +40,7 @@ __all__ = [
     "BASELINE",
     "BFCL_TEMPERATURE",
     "TaskResult",
+    "chat_message",
     "request_for",
     "run_baseline",
     "run_task",
@@ -124,13 +125,23 @@ def request_for(
         ValueError: For a message whose role is not system, user or assistant (the reader
             refuses such tasks already).
     """
-    messages = []
-    for message in bfcl_messages(task.functions, task.question[0]):
-        role = message["role"]
-        if role not in ("system", "user", "assistant"):
-            raise ValueError(f"task {task.id!r}: a message with the role {role!r}")
-        messages.append(Message.of(cast(Role, role), message["content"]))
+    messages = [
+        chat_message(task, message) for message in bfcl_messages(task.functions, task.question[0])
+    ]
     return ModelRequest(messages, max_tokens=max_tokens, temperature=temperature)
+
+
+def chat_message(task: BFCLTask, message: Mapping[str, Any]) -> Message:
+    """One of ``task``'s messages (``{role, content}``) as a gent :class:`~gent_core.Message`.
+
+    Raises:
+        ValueError: For a role other than system, user or assistant (the reader refuses such
+            tasks already).
+    """
+    role = str(message.get("role", "user"))
+    if role not in ("system", "user", "assistant"):
+        raise ValueError(f"task {task.id!r}: a message with the role {role!r}")
+    return Message.of(cast(Role, role), str(message.get("content", "")))
 
 
 def judge_output(

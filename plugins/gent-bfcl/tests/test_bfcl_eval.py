@@ -68,11 +68,16 @@ def test_gent_eval_runs_bfcl_with_the_baseline_and_reports_per_category(
     assert rows["agent", "simple_python"][3:7] == ["2/2 100%", "34%-100%", "0%", "-"]
     assert rows["agent", "multiple"][6] == "wrong_value 100%"
     assert "bfcl-prompt: BFCL's own prompt mode" in captured.out
+    # Native calling needs a server: on the scripted model it is skipped, with a note.
+    assert "native-fc: skipped, the model is 'scripted', not a server" in captured.out
     assert "bfcl-prompt\tsimple_python_0\tvalid" in captured.err  # progress, task by task
 
     report: dict[str, Any] = json.loads((tmp_path / "r.json").read_text())
     assert report["suite"] == "bfcl:simple_python,multiple"
     assert set(report["summary"]) == {"bfcl-prompt", "agent"}
+    assert report["baselines"]["bfcl-prompt"]["ran"] is True
+    assert report["baselines"]["native-fc"]["ran"] is False
+    assert "needs an OpenAI-compatible server" in report["baselines"]["native-fc"]["note"]
     simple = report["summary"]["agent"]["simple_python"]
     assert (simple["tasks"], simple["valid"], simple["accuracy"]) == (2, 2, 1.0)
     assert simple["tokens_per_task"][0] > 0 and simple["seconds_per_task"] >= 0
@@ -152,3 +157,50 @@ def test_pick_writes_the_configuration_with_the_best_accuracy(
     assert "the best of 2 configurations on bfcl:simple_python" in text
     assert any(line.startswith("# bfcl-prompt") for line in text.splitlines())
     assert load_config(tmp_path / "best.yaml").config == load_config(tmp_path / "good.yaml").config
+
+
+def test_baseline_chooses_the_baselines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.yaml").write_text(
+        f"model: {{name: scripted, outputs: {json.dumps(AGENT_OUTPUTS[:1])}}}\n"
+    )
+    suite = f"bfcl:simple_python@{DATA}"
+    arguments = ["eval", suite, "agent.yaml", "--limit", "1", "--report", "r.json"]
+    assert run_cli([*arguments, "--baseline", "none"]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["baselines"] == {} and set(report["summary"]) == {"agent"}
+    assert "bfcl-prompt" not in capsys.readouterr().out
+    assert run_cli([*arguments, "--baseline", "native", "--no-progress"]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert list(report["baselines"]) == ["native-fc"] and set(report["summary"]) == {"agent"}
+    capsys.readouterr()
+
+
+def test_an_unknown_baseline_is_a_usage_error_that_says_what_is_accepted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_cli(["eval", f"bfcl:simple_python@{DATA}", "--baseline", "fc", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "'fc'" in err and "prompt" in err and "native" in err and "Traceback" not in err
+    assert run_cli(["eval", "evals/none.yaml", "--baseline", "prompt", "--no-progress"]) == 2
+    assert "--baseline applies to suite sources" in capsys.readouterr().err
+
+
+def test_pick_says_when_a_baseline_beat_every_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    right = ["[math.factorial(number=5)]", "[geometry.area_circle(radius=2.0, units='feet')]"]
+    wrong = [call("math.factorial", number=4), call("geometry.area_circle", radius=9.0)]
+    outputs = right + wrong  # the baseline first, on the first configuration's model
+    (tmp_path / "a.yaml").write_text(f"model: {{name: scripted, outputs: {json.dumps(outputs)}}}\n")
+    suite = f"bfcl:simple_python@{DATA}"
+    code = run_cli(["eval", suite, "a.yaml", "--limit", "2", "--pick", "best.yaml"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "baselines on the same model: bfcl-prompt 100%; 'a' 0%." in captured.err
+    assert "the baseline 'bfcl-prompt' scored higher than every configuration" in captured.err
+    text = (tmp_path / "best.yaml").read_text()
+    assert "# baselines on the same model: bfcl-prompt 100%; 'a' 0%." in text

@@ -154,6 +154,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="tokens one model call may generate (suite sources; default: the back end's)",
     )
     parser.add_argument(
+        "--baseline",
+        metavar="NAMES",
+        type=_names,
+        help="suite sources: the baselines run on the first configuration's model beside the "
+        "configurations, comma-separated, or none (bfcl: prompt,native, the default)",
+    )
+    parser.add_argument(
         "--min-success",
         metavar="RATE",
         type=_rate,
@@ -217,6 +224,17 @@ def _seconds(text: str) -> float:
     if not 0 < value <= MAX_TIMEOUT:  # NaN fails this too
         raise argparse.ArgumentTypeError(f"{accepted}, got {_shown(text)}")
     return value
+
+
+def _names(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    if names == ("none",):
+        return ()
+    if not all(names) or "none" in names:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated names (prompt,native) or none, got {text!r}"
+        )
+    return names
 
 
 def _rate(text: str) -> float:
@@ -375,6 +393,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_source(args, *source, report)
     if args.max_tokens is not None:
         return _error("--max-tokens applies to suite sources (PREFIX:SELECTOR) only")
+    if args.baseline is not None:
+        return _error("--baseline applies to suite sources (PREFIX:SELECTOR) only")
     try:
         suite = load_suite(args.suite).select(args.task, args.tag).every(args.every, args.limit)
         if not suite.tasks:
@@ -448,22 +468,36 @@ def _write_pick(
     title: str,
     columns: Sequence[str],
     rows: Sequence[Sequence[str]],
+    *,
+    baselines: Mapping[str, float] | None = None,
 ) -> bool:
-    """Write the best configuration to ``path`` (:mod:`gent_eval.pick`); whether it was."""
-    from gent_eval.pick import best, picked_config
+    """Write the best configuration to ``path`` (:mod:`gent_eval.pick`); whether it was.
+    ``baselines`` (a suite source's baseline scores, on the scale of the first score) are
+    written beside the winner's; a baseline that beat it is said on stderr too.
+    """
+    from gent_eval.pick import baseline_lines, best, picked_config
 
     by_label = {configuration.label: configuration for configuration in configurations}
     ranked = {label: score for label, score in scores.items() if label in by_label}
     try:
-        winner = by_label[best(ranked)]
+        label = best(ranked)
+        winner, score = by_label[label], ranked[label][0]
         text = picked_config(
-            winner, title=title, columns=columns, rows=rows, measured=len(configurations)
+            winner,
+            title=title,
+            columns=columns,
+            rows=rows,
+            measured=len(configurations),
+            baselines=baselines or {},
+            score=score,
         )
         Path(path).write_text(text, encoding="utf-8")
     except (OSError, ValueError) as error:
         print(f"gent eval: error: cannot write the picked config: {error}", file=sys.stderr)
         return False
     print(f"picked: {winner.label} -> {path}", file=sys.stderr)
+    for line in baseline_lines(label, score, baselines or {}):
+        print(f"gent eval: {line}", file=sys.stderr)
     return True
 
 
@@ -538,7 +572,9 @@ def _run_source(
             return _error(f"{flag} applies to suite files, not to suite sources ({prefix}:)")
     if args.repeat != 1 or args.concurrency != 1:
         return _error(f"--repeat and --concurrency apply to suite files, not to {prefix}:")
-    options = SourceOptions(every=args.every, limit=args.limit, max_tokens=args.max_tokens)
+    options = SourceOptions(
+        every=args.every, limit=args.limit, max_tokens=args.max_tokens, baselines=args.baseline
+    )
     try:
         evaluation = loader(selector, options)
         configurations = _configurations(args)
@@ -581,6 +617,9 @@ def _run_source(
             return _error(f"the suite source {prefix!r} gives no scores to pick a winner by")
         scores = {label: (score,) for label, score in result.scores.items()}
         table = (result.columns, result.rows)
-        if not _write_pick(args.pick, configurations, scores, evaluation.name, *table):
+        picked = _write_pick(
+            args.pick, configurations, scores, evaluation.name, *table, baselines=result.baselines
+        )
+        if not picked:
             return EXIT_RUN_ERRORS
     return EXIT_OK

@@ -23,7 +23,7 @@ import yaml
 
 from gent_eval.configs import Configuration
 
-__all__ = ["best", "picked_config", "text_table"]
+__all__ = ["baseline_lines", "best", "picked_config", "text_table"]
 
 
 def text_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -50,6 +50,24 @@ def best(scores: Mapping[str, tuple[float, ...]]) -> str:
     return max(scores, key=lambda label: scores[label])
 
 
+def baseline_lines(label: str, score: float, baselines: Mapping[str, float]) -> list[str]:
+    """What the baselines say about the winner ``label`` (its ``score``): each baseline's score
+    beside it, and, when one scored higher, that it beat every configuration. No line without
+    baselines.
+    """
+    if not baselines:
+        return []
+    shown = ", ".join(f"{name} {value:.0%}" for name, value in baselines.items())
+    lines = [f"baselines on the same model: {shown}; {label!r} {score:.0%}."]
+    beaten = [name for name, value in baselines.items() if value > score]
+    if beaten:
+        lines.append(
+            f"the baseline {' and '.join(repr(name) for name in beaten)} scored higher than "
+            "every configuration measured: on these tasks this model does better without gent."
+        )
+    return lines
+
+
 def _source_text(configuration: Configuration) -> str:
     from gent_core.toolkit import default_agent_yaml
 
@@ -65,9 +83,12 @@ def picked_config(
     columns: Sequence[str],
     rows: Sequence[Sequence[str]],
     measured: int,
+    baselines: Mapping[str, float] | None = None,
+    score: float | None = None,
 ) -> str:
-    """The config file's text: comments (what was measured, the table, where the config
-    comes from), then the configuration's YAML with its matrix values set.
+    """The config file's text: comments (what was measured, the table, the baselines against
+    the winner's ``score`` (:func:`baseline_lines`), where the config comes from), then the
+    configuration's YAML with its matrix values set.
 
     Raises:
         OSError: When the original config file cannot be read again.
@@ -87,6 +108,10 @@ def picked_config(
         "#",
         *[f"# {line}".rstrip() for line in text_table(columns, rows)],
         "#",
+        *[
+            f"# {line}"
+            for line in baseline_lines(configuration.label, score or 0.0, baselines or {})
+        ],
         f"# From {configuration.source}" + (f", with {overrides}." if overrides else "."),
     ]
     body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)

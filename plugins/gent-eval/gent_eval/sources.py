@@ -32,11 +32,15 @@ class SourceOptions:
             from the first.
         limit: Then the first N of those.
         max_tokens: Tokens one model call may generate (``None``: the back end's default).
+        baselines: The baselines to run beside the configurations, by the names the source
+            gives them (``--baseline prompt,native``; ``()``: none); ``None``: the source's
+            default.
     """
 
     every: int | None = None
     limit: int | None = None
     max_tokens: int | None = None
+    baselines: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ class SourceReport:
         scores: Each configuration's score by its label, higher is better (what
             ``gent eval --pick`` ranks by; a baseline that is not a configuration is left
             out).
+        baselines: Each baseline's score by its label, on the same scale as ``scores``
+            (``gent eval --pick`` writes them beside the winner's and says when one beat it).
     """
 
     title: str
@@ -60,6 +66,7 @@ class SourceReport:
     data: dict[str, Any] = field(default_factory=dict)
     notes: Sequence[str] = ()
     scores: Mapping[str, float] = field(default_factory=dict)
+    baselines: Mapping[str, float] = field(default_factory=dict)
 
     def markdown(self) -> str:
         """The report as Markdown: the title, the table, the notes."""

@@ -231,6 +231,40 @@ def test_unknown_sources_and_options_that_do_not_apply_are_usage_errors(
     assert "suite file not found" in capsys.readouterr().err
 
 
+def test_baseline_reaches_the_source_and_applies_to_sources_only(
+    installed: PluginSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    seen: list[SourceOptions] = []
+
+    class RecordingSource:
+        @hookimpl
+        def gent_eval_suite_sources(self) -> dict[str, Any]:
+            def load(selector: str, options: SourceOptions) -> FakeEvaluation:
+                seen.append(options)
+                return FakeEvaluation(selector, options)
+
+            return {"fake": load}
+
+    installed.register(RecordingSource(), "recording")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "agent.yaml").write_text(AGENT)
+    for given, expected in [
+        ([], None),
+        (["--baseline", "prompt,native"], ("prompt", "native")),
+        (["--baseline", "none"], ()),
+    ]:
+        assert run_cli(["eval", "fake:abc", "agent.yaml", "--no-progress", *given]) == 0
+        assert seen.pop().baselines == expected
+    for wrong in ("prompt,,native", "none,prompt"):
+        with pytest.raises(SystemExit) as caught:  # argparse's usage error
+            run_cli(["eval", "fake:abc", "--baseline", wrong, "--no-progress"])
+        assert caught.value.code == 2
+        assert "expected comma-separated names (prompt,native) or none" in capsys.readouterr().err
+    (tmp_path / "suite.yaml").write_text(SUITE)
+    assert run_cli(["eval", "suite.yaml", "--baseline", "prompt", "--no-progress"]) == 2
+    assert "--baseline applies to suite sources" in capsys.readouterr().err
+
+
 def test_disabling_the_plugin_removes_the_command(tmp_path: Path) -> None:
     env = {**os.environ, "GENT_DISABLE_PLUGINS": "eval"}
     command = [sys.executable, "-m", "gent_core"]
@@ -337,3 +371,13 @@ def test_pick_sets_the_winning_matrix_values(
     picked = load_config(tmp_path / "p.yaml").config
     assert picked.format.name == "xml"
     assert picked.model.options["chunk_size"] == 7
+
+
+def test_baseline_lines_put_a_sources_baselines_beside_the_winner() -> None:
+    from gent_eval.pick import baseline_lines
+
+    assert baseline_lines("a", 0.5, {}) == []
+    assert baseline_lines("a", 0.5, {"p": 0.25}) == ["baselines on the same model: p 25%; 'a' 50%."]
+    lines = baseline_lines("a", 0.5, {"p": 0.25, "n": 0.75, "q": 0.5})
+    assert lines[0] == "baselines on the same model: p 25%, n 75%, q 50%; 'a' 50%."
+    assert lines[1].startswith("the baseline 'n' scored higher than every configuration")

@@ -65,7 +65,7 @@ Talk with an agent: each message you send is a task the agent works on (calling 
 gent run, shown live), and the conversation carries across turns (the agent sees the earlier
 messages and answers).
 
-The agent's config is CONFIG (or --config FILE); with --continue, else the configuration the
+The agent's config is CONFIG (or --config FILE); else, with --continue, the configuration the
 conversation recorded; else ./{LOCAL_CONFIG} if it exists; else the built-in agent. The flags
 change any key of it, as for gent run. The tools work in the config file's folder, not the
 current directory (--cwd DIR changes it).

@@ -1,4 +1,5 @@
-"""Which agent ``gent run`` and ``gent describe`` use: the config, then the flags on top.
+"""Which agent ``gent run``, ``gent chat`` and ``gent describe`` use: the config, then the
+flags on top.
 
 **The config**, first match wins:
 
@@ -22,9 +23,10 @@ configuration's one override mechanism (:mod:`gent_core._config.overrides`):
   value is read as a YAML scalar;
 * ``-s/--system TEXT`` (repeatable) adds a paragraph to ``prompt.append``, the end of the
   system prompt;
-* ``--cwd DIR`` sets ``working_directory`` to DIR, resolved against the directory the user
-  is in (which stays the current directory: the config file, ``--transcript`` and other
-  relative paths are found there, as a user expects).
+* ``--cwd DIR`` sets ``working_directory`` to DIR (without it, tools work in the config
+  file's folder, not the current directory), resolved against the directory the user is in
+  (which stays the current directory: the config file, ``--transcript`` and other relative
+  paths are found there, as a user expects).
 
 Flags apply in the order given. A wrong value is reported naming the flag, not a file line.
 
@@ -210,23 +212,19 @@ def default_agent_help() -> str:
     return "\n".join(f"  {line}" for line in body if line.strip())
 
 
-def add_agent_arguments(parser: argparse.ArgumentParser, *, config_short: bool = True) -> None:
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--config`` and the flags that change the agent's config (``gent run``,
-    ``gent describe``).
+    ``gent chat``, ``gent describe``). ``--config`` has no short flag: ``-c`` is
+    ``--continue`` wherever it exists, as in ``llm``.
 
     Long because it is a flat table of arguments, one ``add_argument`` each, kept in the
     order ``--help`` shows them.
-
-    Args:
-        parser: The command's parser.
-        config_short: Whether ``-c`` stands for ``--config`` (``gent run`` keeps ``-c`` for
-            ``--continue``, as ``llm`` does).
     """
     group = parser.add_argument_group(
         "agent", "which config, and keys changed on top of it (in the order given)"
     )
     group.add_argument(
-        *(("-c", "--config") if config_short else ("--config",)),
+        "--config",
         dest="config_file",
         metavar="FILE",
         help=f"the agent's YAML config (default: ./{LOCAL_CONFIG} if it exists, else the "
@@ -282,8 +280,9 @@ def add_agent_arguments(parser: argparse.ArgumentParser, *, config_short: bool =
         dest="overrides",
         action=_OverrideAction,
         metavar="DIR",
-        help="the directory the tools work in (working_directory); CONFIG, -o and other "
-        "relative paths still resolve against the current directory",
+        help="the directory the tools work in (working_directory; default: the config "
+        "file's folder, not the current one; the current one for the built-in agent); "
+        "CONFIG, -o and other relative paths still resolve against the current directory",
     )
     parser.set_defaults(overrides=[], no_tools=False, config_file=None)
 

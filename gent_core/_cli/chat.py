@@ -4,7 +4,9 @@ Each message the user sends is one run of the agent (:meth:`Agent.run
 <gent_core._agent.Agent.run>`), which may call tools, shown by the live view of ``gent run``.
 The conversation carries across turns: the messages of the finished turns (each task and
 every step's messages, rebuilt from the run's records as ``--resume`` rebuilds them:
-:func:`~gent_core._agent.run.turn_messages`) are the next turn's history.
+:func:`~gent_core._agent.run.turn_messages`) are the next turn's history. The turns are logged
+as the runs of one conversation; ``-c/--continue`` resumes the last logged one
+(:func:`~gent_core._cli.conversation.last_conversation`), its turns first in the history.
 
 * A message ends at the end of its line; a line ending in ``\`` continues on the next (the
   backslash is dropped and the lines are joined by a newline).
@@ -29,7 +31,12 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gent_core._cli.agentconfig import LOCAL_CONFIG, add_agent_arguments, load_agent_config
+from gent_core._cli.agentconfig import (
+    LOCAL_CONFIG,
+    add_agent_arguments,
+    header_agent_config,
+    load_agent_config,
+)
 from gent_core._cli.errors import UsageError
 from gent_core._cli.helpformat import HelpFormatter
 from gent_core._cli.output import Output
@@ -37,6 +44,7 @@ from gent_core.errors import GentError
 
 if TYPE_CHECKING:
     from gent_core._agent import Agent
+    from gent_core._cli.conversation import Continued
     from gent_core._config import LoadedConfig
     from gent_core._config.secrets import Redactor
     from gent_core._history.recorder import HistoryRecorder
@@ -57,8 +65,13 @@ Talk with an agent: each message you send is a task the agent works on (calling 
 gent run, shown live), and the conversation carries across turns (the agent sees the earlier
 messages and answers).
 
-The agent's config is CONFIG (or --config FILE), else ./{LOCAL_CONFIG} if it exists, else the
-built-in agent; the flags change any key of it, as for gent run.
+The agent's config is CONFIG (or --config FILE); else, with --continue, the configuration the
+conversation recorded; else ./{LOCAL_CONFIG} if it exists; else the built-in agent. The flags
+change any key of it, as for gent run. The tools work in the config file's folder, not the
+current directory (--cwd DIR changes it).
+
+-c/--continue resumes the last logged conversation (of gent chat or gent run): the agent
+sees its earlier turns.
 
 Typing: a message ends at the end of the line; end a line with \\ to continue it on the next.
 !exit or Ctrl-D on an empty line ends the conversation; Ctrl-C cancels the turn the agent is
@@ -68,6 +81,7 @@ _EXAMPLES = """\
 examples:
   gent chat                                   # the built-in agent (or ./gent.yaml)
   gent chat agent.yaml -s "Answer in one sentence."
+  gent chat -c                                # resume the last conversation
   gent chat -m openai -o model.base_url=http://127.0.0.1:8080/v1 --cwd ~/notes
 """
 
@@ -81,7 +95,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "config", metavar="CONFIG", nargs="?", help="the agent's YAML config file (optional)"
     )
-    parser.add_argument(
+    history = parser.add_argument_group("history", "the run log (gent logs)")
+    history.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_conversation",
+        action="store_true",
+        help="resume the last logged conversation: its turns are the history of this one, "
+        "with the configuration it recorded unless CONFIG is given",
+    )
+    history.add_argument(
         "--no-log",
         action="store_true",
         help="leave this conversation out of the run history (gent logs off: every run)",
@@ -145,23 +168,27 @@ def run(args: argparse.Namespace) -> int:
     output = Output()
     recorder: HistoryRecorder | None = None
     try:
-        loaded = load_agent_config(_config_file(args), args)
+        loaded, continued = _load(args)
         output = Output(loaded.redactor)
-        agent, recorder = _chat_agent(loaded, args, output)
+        agent, recorder = _chat_agent(loaded, args, output, continued)
     except GentError as error:
         output.failure(COMMAND, error)
         return 2
     quiet = getattr(args, "verbosity", 0) < 0
     interactive = sys.stdin.isatty()
+    if continued is not None and not quiet:
+        turns = f"{continued.turns} earlier turn" + ("" if continued.turns == 1 else "s")
+        output.line(f"Continuing conversation {continued.conversation_id} ({turns}).", err=True)
     if interactive and not quiet:
         output.line(
             f"Chatting with {loaded.source}. End a line with \\ to continue it; "
             "!exit or Ctrl-D to leave; Ctrl-C cancels a turn.",
             err=True,
         )
+    history = list(continued.history) if continued is not None else []
     loop = asyncio.new_event_loop()
     try:
-        code = _converse(loop, agent, _reader(interactive), output, args, loaded.redactor)
+        code = _converse(loop, agent, _reader(interactive), output, args, loaded.redactor, history)
     finally:
         # Stop the toolsets and the model in the loop they run in, then close it as
         # asyncio.run would; a Ctrl-C meanwhile only cuts the cleanup short.
@@ -188,11 +215,35 @@ def _ended(output: Output) -> int:
     return EXIT_INTERRUPTED
 
 
+def _load(args: argparse.Namespace) -> tuple[LoadedConfig, Continued | None]:
+    """The config (CONFIG, else with ``--continue`` the one the conversation recorded, else
+    the usual default), and the conversation ``--continue`` resumes.
+
+    Raises:
+        GentError: A bad config, or nothing to continue.
+    """
+    config_file = _config_file(args)
+    if not args.continue_conversation:
+        return load_agent_config(config_file, args), None
+    from gent_core._cli.conversation import last_conversation
+
+    continued = last_conversation(COMMAND)
+    if config_file is not None:
+        return load_agent_config(config_file, args), continued
+    loaded = header_agent_config(
+        continued.header,
+        args,
+        where=f"the logged run {continued.last.id}",
+        give_config=f"Give the config to use: {COMMAND} CONFIG --continue",
+    )
+    return loaded, continued
+
+
 def _chat_agent(
-    loaded: LoadedConfig, args: argparse.Namespace, output: Output
+    loaded: LoadedConfig, args: argparse.Namespace, output: Output, continued: Continued | None
 ) -> tuple[Agent, HistoryRecorder | None]:
     """The agent of the conversation, and the recorder logging its turns (unless
-    ``--no-log``).
+    ``--no-log``), joining the conversation ``--continue`` resumes.
     """
     from gent_core._agent import Agent
     from gent_core._cli.logs import redact_logs_with
@@ -202,7 +253,14 @@ def _chat_agent(
     redact_logs_with(loaded.redactor)
     agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
     # every turn is a run of this agent: the recorder logs each as one conversation
-    return agent, None if args.no_log else record_runs(agent)
+    if args.no_log:
+        return agent, None
+    if continued is None:
+        return agent, record_runs(agent)
+    recorded_config = continued.last.config_name if _config_file(args) is None else None
+    return agent, record_runs(
+        agent, config_name=recorded_config, conversation_id=continued.conversation_id
+    )
 
 
 def _converse(
@@ -212,9 +270,11 @@ def _converse(
     output: Output,
     args: argparse.Namespace,
     redactor: Redactor,
+    history: list[Message],
 ) -> int:
     """Read messages and run a turn for each until the input ends (0) or a turn fails in a
-    way that ends the conversation (2); each answered turn joins the history.
+    way that ends the conversation (2); each answered turn joins ``history`` (the earlier
+    turns of a continued conversation, or nothing).
     """
     from gent_core._agent.replay import turn_messages
     from gent_core._cli.interrupt import run_turn
@@ -230,7 +290,6 @@ def _converse(
             color=None if not args.no_color else False, redactor=redactor, show_task=False
         )
     )
-    history: list[Message] = []
     while True:
         try:
             message = read_message(read_line)

@@ -59,7 +59,8 @@ it names); else ./{LOCAL_CONFIG} if it exists; else the built-in agent:
 {{default_agent}}
 
 Flags change any key of that config, in the order given (-m, --format, --toolchain, -T,
---no-tools, -o KEY=VALUE, -s TEXT, --cwd DIR). A single argument is the task, unless it is an
+--no-tools, -o KEY=VALUE, -s TEXT, --cwd DIR). The tools work in the config file's folder, not
+the current directory (--cwd DIR changes it). A single argument is the task, unless it is an
 existing .yaml/.yml file (then it is the config). The task is read from standard input when it
 is - or when none is given and something is piped in (at most GENT_MAX_TASK_SIZE, 4 MiB).
 
@@ -130,7 +131,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="leave this run out of the history (gent logs off: every run)",
     )
-    add_agent_arguments(parser, config_short=False)
+    add_agent_arguments(parser)
 
 
 def terminal_asker(output: Output) -> Callable[[ToolCall], bool]:
@@ -216,30 +217,28 @@ def _plan(args: argparse.Namespace) -> _Plan:
         return plan
     if resume is None and not args.continue_conversation:
         return plan
+    if resume is None:
+        from gent_core._cli.conversation import last_conversation
+
+        continued = last_conversation(f'{COMMAND} "TASK"')
+        plan.conversation_id = continued.conversation_id
+        plan.history = continued.history
+        plan.header = continued.header
+        plan.header_where = f"the logged run {continued.last.id}"
+        if config_file is None:
+            plan.config_name = continued.last.config_name
+        return plan
     from gent_core._history.paths import database_path
-    from gent_core._history.replay import conversation_history, logged_transcript, resumable_run
+    from gent_core._history.replay import resumable_run
     from gent_core._history.store import HistoryStore
 
     with HistoryStore(database_path()) as store:
-        if resume is not None:
-            plan.resumed = resumable_run(store, resume)
-            run = store.get_run(plan.resumed.run_id or resume)
-            plan.header = plan.resumed.read().header
-        else:
-            last = store.last_run()
-            if last is None:
-                raise UsageError(
-                    f"there is no logged conversation to continue (nothing is logged in "
-                    f"{store.path})",
-                    hint=f'Start one with: {COMMAND} "TASK"',
-                )
-            run = last
-            plan.conversation_id = last.conversation_id
-            plan.history = conversation_history(store, last.conversation_id)
-            plan.header = logged_transcript(store, last).header
-        plan.header_where = f"the logged run {run.id}"
-        if config_file is None:
-            plan.config_name = run.config_name
+        plan.resumed = resumable_run(store, resume)
+        run = store.get_run(plan.resumed.run_id or resume)
+        plan.header = plan.resumed.read().header
+    plan.header_where = f"the logged run {run.id}"
+    if config_file is None:
+        plan.config_name = run.config_name
     return plan
 
 

@@ -10,6 +10,7 @@ sent. The 60 s waits only guard against a hang; nothing is timed.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import pty
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from gent_core.testing import PluginSandbox
 from tests.cli.chat_plugin import install_chat_plugin
 
 HANG_GUARD = 60.0
@@ -223,3 +225,91 @@ def test_every_turn_is_logged_as_one_conversation(tmp_path: Path) -> None:
     runs = json.loads(gent("logs", "--json"))
     assert sorted(run["task"] for run in runs) == ["banana", "kiwi"]
     assert len({run["conversation_id"] for run in runs}) == 1
+
+
+# --------------------------------------------------------------------------- --continue
+# In-process (gent_core._cli.main.main): the turns come from a piped standard input.
+
+
+@pytest.fixture
+def recall(installed: PluginSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The recall model installed, an empty run history, and ``agent.yaml`` on it in the
+    current directory (returned).
+    """
+    from tests.cli import chat_plugin
+
+    installed.register(chat_plugin, "recall")
+    monkeypatch.setenv("GENT_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
+    )
+    return agent
+
+
+def gent(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *arguments: str,
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """Run the command line in this process with ``stdin`` piped in."""
+    from gent_core._cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(arguments))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_chat_continue_resumes_the_last_conversation_and_joins_it(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = gent(capsys, monkeypatch, "chat", "agent.yaml", "-q", stdin="kiwi\n")
+    assert (code, out) == (0, "heard kiwi; before: nothing\n"), err
+    # No CONFIG: the configuration the conversation recorded (the recall model).
+    code, out, err = gent(capsys, monkeypatch, "chat", "-c", "--no-color", stdin="banana\n")
+    assert code == 0, err
+    (first,) = [line for line in err.splitlines() if line.startswith("Continuing")]
+    assert first.endswith("(1 earlier turn).")
+    assert "heard banana; before: heard kiwi; before: nothing" in out
+    code, out, _ = gent(capsys, monkeypatch, "chat", "--continue", "-q", stdin="cherry\n")
+    assert out == "heard cherry; before: heard banana; before: heard kiwi; before: nothing\n"
+    code, out, _ = gent(capsys, monkeypatch, "logs", "--json")
+    runs = json.loads(out)
+    assert [run["task"] for run in runs] == ["cherry", "banana", "kiwi"]
+    assert len({run["conversation_id"] for run in runs}) == 1
+    assert {run["config_name"] for run in runs} == {str(recall)}
+
+
+def test_chat_continue_counts_the_earlier_turns_of_a_gent_run_conversation(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``gent run`` and ``gent chat`` continue the same conversations: -c means one thing."""
+    assert gent(capsys, monkeypatch, "run", "agent.yaml", "kiwi", "-q")[0] == 0
+    assert gent(capsys, monkeypatch, "run", "-c", "banana", "-q")[0] == 0
+    code, out, err = gent(capsys, monkeypatch, "chat", "agent.yaml", "-c", stdin="cherry\n")
+    assert code == 0, err
+    assert "(2 earlier turns)." in err
+    assert "heard cherry; before: heard banana; before: heard kiwi" in out
+
+
+def test_chat_continue_with_nothing_logged_says_how_to_start(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = gent(capsys, monkeypatch, "chat", "-c", stdin="kiwi\n")
+    assert (code, out) == (2, "")
+    assert "there is no logged conversation to continue" in err and "gent chat" in err
+    assert "Traceback" not in err
+
+
+def test_chat_config_flag_is_long_only_and_c_is_continue(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = gent(capsys, monkeypatch, "chat", "--config", "agent.yaml", "-q", stdin="x\n")
+    assert (code, out) == (0, "heard x; before: nothing\n"), err
+    with pytest.raises(SystemExit):
+        gent(capsys, monkeypatch, "chat", "--help")
+    text = capsys.readouterr().out
+    assert "-c, --continue" in text and "-c, --config" not in text

@@ -29,7 +29,7 @@ _SECTION = re.compile(r"^\[(?P<name>\w+)\] (?P<text>.*)$")
 _STEP = re.compile(r"^--- step \d+ ---$")
 _MACHINE = [
     (re.compile(r"^model .+ ready in [\d.]+ s$", re.MULTILINE), "model MODEL ready in S s"),
-    (re.compile(r"tokens \d+ in / \d+ out \| [\d.]+ s$", re.MULTILINE), "tokens N | S s"),
+    (re.compile(r"tokens [\d,]+ in / [\d,]+ out \| [\d.]+ s$", re.MULTILINE), "tokens N | S s"),
 ]
 
 

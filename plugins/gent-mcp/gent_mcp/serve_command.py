@@ -42,6 +42,11 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent mcp-serve``."""
+    parser.description = (
+        "Serve the tools of an agent config as an MCP server (over stdio, or HTTP with --http). "
+        "The tools work in the config file's folder, not the current directory (--cwd DIR "
+        "changes it)."
+    )
     parser.add_argument(
         "config", help="the agent config whose tools are served (it needs no model)"
     )
@@ -56,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cwd",
         metavar="DIR",
         help="the tools' working directory (default: the config's working_directory, "
-        "else the current directory)",
+        "else the config file's folder, not the current directory)",
     )
 
 

@@ -642,7 +642,7 @@ def history_scenarios() -> list[Scenario]:
         "id-lowercase-path": "UPDATE runs SET id = '../../x', conversation_id = '../../x'",
     }
     for name, statement in damaged.items():
-        database = {"logs.db": history_database(statement)}
+        database: dict[str, str | bytes] = {"logs.db": history_database(statement)}
         found += [
             Scenario(f"history-{name}-list", ["logs"], database, codes=(0, 2), env=home),
             Scenario(f"history-{name}-show", ["logs", "show", RUN_ID], database, env=home),

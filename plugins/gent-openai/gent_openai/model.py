@@ -43,7 +43,7 @@ from gent_openai.errors import (
     status_error,
 )
 from gent_openai.options import OpenAIOptions, ServerKind, parse_options
-from gent_openai.server_kind import GRAMMAR_FIELDS, grammar_fields, kind_from_models
+from gent_openai.server_kind import GRAMMAR_FIELDS, grammar_fields
 from gent_openai.sse import DONE, sse_data
 
 if TYPE_CHECKING:
@@ -194,39 +194,13 @@ class OpenAIModel(Model):
 
     async def server_kind(self) -> ServerKind | None:
         """The server's kind (the ``server`` option, or what ``GET /models`` says, asked
-        once); ``None`` while the server cannot be asked (asked again next time).
+        once: :mod:`gent_openai.server_kind`); ``None`` while the server cannot say (asked
+        again next time).
         """
         if self._kind is None:
-            import httpx
+            from gent_openai.server_kind import ask_kind
 
-            try:
-                response = await self._get_client().get("models")
-                if response.status_code == 200:
-                    self._kind = kind_from_models(response.json())
-                elif response.status_code in (401, 403, 404, 405):
-                    self._kind = "openai"  # no listing to read: no known grammar field
-            except (httpx.HTTPError, ValueError) as error:
-                logger.info("cannot ask %s/models which server it is: %s", self.options.root, error)
-        return self._kind
-
-    def _server_kind_now(self) -> ServerKind | None:
-        """:meth:`server_kind` from synchronous code (``gent describe``): asked once, with
-        the connect timeout as the whole wait.
-        """
-        if self._kind is None:
-            import httpx
-
-            headers = {"Authorization": f"Bearer {key}"} if (key := self.options.secret()) else {}
-            try:
-                with httpx.Client(
-                    headers={**headers, **self.options.headers},
-                    timeout=self.options.connect_timeout,
-                ) as client:
-                    response = client.get(f"{self.options.root}/models")
-                if response.status_code == 200:
-                    self._kind = kind_from_models(response.json())
-            except (httpx.HTTPError, ValueError):
-                pass
+            self._kind = await ask_kind(self._get_client(), self.options.root)
         return self._kind
 
     def __repr__(self) -> str:
@@ -316,8 +290,10 @@ class OpenAIModel(Model):
         which it is first, see :mod:`gent_openai.server_kind`), or ``None``; a grammar that
         fails gent's checker is not sent (with a warning).
         """
-        if self.options.grammar == "auto" and structure is not None:
-            self._server_kind_now()
+        if self.options.grammar == "auto" and structure is not None and self._kind is None:
+            from gent_openai.server_kind import ask_kind_now
+
+            self._kind = ask_kind_now(self.options)
         return self._grammar(structure)
 
     def _grammar(self, structure: OutputStructure | None) -> str | None:

@@ -20,11 +20,24 @@ me``): name it with the ``server: llamacpp`` option, or force ``grammar: true``.
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import TYPE_CHECKING, Any
 
-from gent_openai.options import ServerKind
+from gent_openai.options import OpenAIOptions, ServerKind
 
-__all__ = ["GRAMMAR_FIELDS", "grammar_fields", "kind_from_models"]
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "GRAMMAR_FIELDS",
+    "ask_kind",
+    "ask_kind_now",
+    "grammar_fields",
+    "kind_from_models",
+    "kind_from_response",
+]
+
+logger = logging.getLogger("gent.openai")
 
 GRAMMAR_FIELDS: dict[ServerKind, str] = {
     "llamacpp": "grammar",
@@ -32,6 +45,7 @@ GRAMMAR_FIELDS: dict[ServerKind, str] = {
     "sglang": "ebnf",
 }
 """The field each server kind that takes a grammar reads it from (dotted: nested)."""
+
 
 def kind_from_models(data: Any) -> ServerKind:
     """The server kind a ``GET /models`` response names (the first entry whose ``owned_by``
@@ -53,3 +67,46 @@ def grammar_fields(kind: ServerKind | None, grammar: str) -> dict[str, Any]:
     field = GRAMMAR_FIELDS.get(kind or "llamacpp", "grammar")
     outer, _, inner = field.partition(".")
     return {outer: {inner: grammar}} if inner else {outer: grammar}
+
+
+def kind_from_response(response: httpx.Response) -> ServerKind | None:
+    """The server kind a ``GET /models`` response says; ``"openai"`` for a server without a
+    listing (401, 403, 404, 405: no known grammar field); ``None`` when it could not say (ask
+    again later).
+    """
+    if response.status_code == 200:
+        try:
+            return kind_from_models(response.json())
+        except ValueError:
+            return None
+    return "openai" if response.status_code in (401, 403, 404, 405) else None
+
+
+async def ask_kind(client: httpx.AsyncClient, root: str) -> ServerKind | None:
+    """Ask the server at ``root`` (``client``'s base URL) which it is (:func:`kind_from_response`;
+    ``None`` when it cannot be reached).
+    """
+    import httpx
+
+    try:
+        return kind_from_response(await client.get("models"))
+    except httpx.HTTPError as error:
+        logger.info("cannot ask %s/models which server it is: %s", root, error)
+        return None
+
+
+def ask_kind_now(options: OpenAIOptions) -> ServerKind | None:
+    """:func:`ask_kind` from synchronous code (``gent describe``), waiting at most the connect
+    timeout.
+    """
+    import httpx
+
+    headers = {"Authorization": f"Bearer {key}"} if (key := options.secret()) else {}
+    try:
+        with httpx.Client(
+            headers={**headers, **options.headers}, timeout=options.connect_timeout
+        ) as client:
+            return kind_from_response(client.get(f"{options.root}/models"))
+    except httpx.HTTPError as error:
+        logger.info("cannot ask %s/models which server it is: %s", options.root, error)
+        return None

@@ -279,3 +279,19 @@ def run(m: OpenAIModel, req: ModelRequest) -> list[ModelChunk]:
             await m.aclose()
 
     return asyncio.run(go())
+
+
+@pytest.mark.parametrize(("owner", "shown"), [("llamacpp", True), (None, False)])
+def test_gent_describe_asks_the_server_before_showing_the_grammar(
+    fake_server: FakeServer, owner: str | None, shown: bool
+) -> None:
+    fake_server.owned_by = owner
+    m = OpenAIModel(base_url=fake_server.base_url, model="m")
+    assert (m.grammar(structure()) is not None) is shown
+    assert [seen.path for seen in fake_server.requests] == ["/v1/models"]
+
+
+def test_an_unreachable_server_gets_no_grammar_and_is_asked_again_later() -> None:
+    m = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m")
+    assert m.grammar(structure()) is None  # nothing listens there: asked again next time
+    assert m.describe().endswith("(grammar: auto, server not asked yet)")

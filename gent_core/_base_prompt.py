@@ -492,7 +492,8 @@ def render_chat(
         examples: The examples to show; by default :func:`default_examples` for the first
             user message.
     """
-    if structure is None or not few_shot:
+    chain = structure.toolchain if structure is not None else None
+    if structure is None or not few_shot or chain is None or not chain.tools:
         return list(messages)
     if examples is None:
         task = _first_task(messages, structure.format)

@@ -71,9 +71,10 @@ def test_made_up_tools_are_named_as_not_the_agents() -> None:
     assert "made up: call only the tools listed above" in turns[0].text
 
 
-def test_without_a_structure_or_few_shot_the_conversation_is_unchanged() -> None:
+def test_without_a_structure_few_shot_or_tools_the_conversation_is_unchanged() -> None:
     assert render_chat(CONVERSATION, None) == CONVERSATION
     assert render_chat(CONVERSATION, structure(double), few_shot=False) == CONVERSATION
+    assert render_chat(CONVERSATION, structure()) == CONVERSATION
 
 
 def test_later_steps_keep_the_examples_before_the_whole_conversation() -> None:

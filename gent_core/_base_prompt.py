@@ -44,13 +44,13 @@ from typing import TYPE_CHECKING
 from gent_core._example_choice import choose_positions
 from gent_core._grammar.sections import GrammarUnsupportedError, section_delimiters
 from gent_core._observation import section_name_for
-from gent_core.messages import IMAGE_OMITTED
+from gent_core.messages import IMAGE_OMITTED, Message
 from gent_core.sections import FormattedSection
 from gent_core.toolchain import ToolCall
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat
-    from gent_core.messages import Message, MessageToolCall
+    from gent_core.messages import MessageToolCall
     from gent_core.model import OutputStructure
     from gent_core.toolchain import ToolChain
     from gent_core.tools.base import Tool, ToolExample
@@ -65,6 +65,7 @@ __all__ = [
     "default_examples",
     "example_from_tool",
     "neutral_examples",
+    "render_chat",
     "render_examples",
     "render_prompt",
 ]
@@ -239,10 +240,13 @@ def default_examples(
     return examples or neutral_examples(chain)
 
 
-def _render_example(structure: OutputStructure, example: FewShotExample) -> list[str]:
+def _example_outputs(structure: OutputStructure, example: FewShotExample) -> list[str]:
+    """What follows an example's task, in turn: the model's output, the observation, the
+    model's output... (outputs at even positions, observations at odd ones).
+    """
     fmt = structure.format
     free = _free_sections(structure)
-    blocks = [fmt.format_section(TASK_SECTION, example.task)]
+    blocks: list[str] = []
     chain = structure.toolchain
     if example.calls and chain is not None:
         step = [FormattedSection(name, example.thoughts[0]) for name in free]
@@ -258,6 +262,11 @@ def _render_example(structure: OutputStructure, example: FewShotExample) -> list
         step.append(FormattedSection(termination.name, termination.example_answer(example.answer)))
         blocks.append(fmt.format_sections(step))
     return blocks
+
+
+def _render_example(structure: OutputStructure, example: FewShotExample) -> list[str]:
+    task = structure.format.format_section(TASK_SECTION, example.task)
+    return [task, *_example_outputs(structure, example)]
 
 
 def render_examples(structure: OutputStructure, examples: Sequence[FewShotExample]) -> str:
@@ -434,3 +443,72 @@ def render_prompt(
         task = _first_task(messages, structure.format)
         shown = default_examples(structure, task=task) if examples is None else examples
     return _structured(messages, structure, shown)
+
+
+def _made_up_tools(structure: OutputStructure, examples: Sequence[FewShotExample]) -> list[str]:
+    """The tools the examples call that are not the agent's (the neutral examples' own)."""
+    chain = structure.toolchain
+    own = {tool.name for tool in chain.tools} if chain is not None else set()
+    called = (call.tool for example in examples for call in example.calls)
+    return list(dict.fromkeys(name for name in called if name not in own))
+
+
+def _chat_note(structure: OutputStructure, examples: Sequence[FewShotExample]) -> str:
+    """The system text's last lines, saying that the first turns are examples."""
+    note = (
+        "The first turns of this conversation are worked examples of the format; the real "
+        "task comes after them."
+    )
+    made_up = _made_up_tools(structure, examples)
+    if made_up:
+        names = ", ".join(made_up)
+        note += f" Their tools ({names}) are made up: call only the tools listed above."
+    return note
+
+
+def render_chat(
+    messages: Sequence[Message],
+    structure: OutputStructure | None,
+    *,
+    few_shot: bool = True,
+    examples: Sequence[FewShotExample] | None = None,
+) -> list[Message]:
+    """The conversation for a chat (instruct) model: the system message, then each worked
+    example as earlier turns (its task as a user message, each output the agent's format
+    would hold as an assistant message, each observation as a user message), then
+    ``messages`` as they are.
+
+    The examples are those :func:`render_prompt` shows a base model (by default
+    :func:`default_examples` for the task: the agent's tools' declared examples, or made-up
+    tools whose values no real task can take as its answer); the system text ends with a line
+    saying the first turns are examples (and, for made-up tools, that they are not the
+    agent's). Without a structure, without ``few_shot`` or without examples, ``messages`` are
+    returned unchanged.
+
+    Args:
+        messages: The conversation, system message first.
+        structure: The agent's output structure.
+        few_shot: Show the examples.
+        examples: The examples to show; by default :func:`default_examples` for the first
+            user message.
+    """
+    chain = structure.toolchain if structure is not None else None
+    if structure is None or not few_shot or chain is None or not chain.tools:
+        return list(messages)
+    if examples is None:
+        task = _first_task(messages, structure.format)
+        examples = default_examples(structure, task=task)
+    if not examples:
+        return list(messages)
+    system = "\n\n".join(
+        part
+        for part in [message.text.strip() for message in messages if message.role == "system"]
+        if part
+    )
+    turns = [Message.system(f"{system}\n\n{_chat_note(structure, examples)}".strip())]
+    for example in examples:
+        turns.append(Message.user(example.task))
+        for position, block in enumerate(_example_outputs(structure, example)):
+            turns.append(Message.assistant(block) if position % 2 == 0 else Message.user(block))
+    turns += [message for message in messages if message.role != "system"]
+    return turns

@@ -15,7 +15,8 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   readers of JSON, YAML, files and lines, regular expressions with a deadline
   (:func:`dumps_json`, :func:`check_value`, :func:`read_json`, :func:`bounded_lines`,
   :func:`compile_pattern`...);
-* **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`);
+* **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`),
+  and a chat model's conversation with worked examples as earlier turns (:func:`render_chat`);
 * **conversations** written in OpenAI's chat format, exactly (for files) or as a server takes
   them (:func:`messages_to_openai`; gent-natural reads them back);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
@@ -129,6 +130,7 @@ _EXPORTS: dict[str, str] = {
     # prompt rendering and observations
     "TRANSCRIPT_STOP": "gent_core._base_prompt",
     "default_examples": "gent_core._base_prompt",
+    "render_chat": "gent_core._base_prompt",
     "render_prompt": "gent_core._base_prompt",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
@@ -206,6 +208,7 @@ if TYPE_CHECKING:
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
         default_examples,
+        render_chat,
         render_prompt,
     )
     from gent_core._bounded import (
@@ -487,6 +490,7 @@ __all__ = [
     "read_text_file",
     "read_yaml",
     "relative_path_problem",
+    "render_chat",
     "render_prompt",
     "repeat_calls",
     "rich_console",

@@ -351,10 +351,10 @@ def _signal_handlers_kept() -> Iterator[None]:
 
     libc = ctypes.CDLL(None, use_errno=True)
     saved = []
-    for number in (signal.SIGINT, signal.SIGTERM):
+    for kept in (signal.SIGINT, signal.SIGTERM):
         action = ctypes.create_string_buffer(512)  # larger than any platform's struct
-        if libc.sigaction(int(number), None, action) == 0:
-            saved.append((int(number), action))
+        if libc.sigaction(int(kept), None, action) == 0:
+            saved.append((int(kept), action))
     try:
         yield
     finally:
@@ -369,9 +369,7 @@ def _watch_parent(parent: int, stop: threading.Event) -> None:
             stop.set()
 
 
-def serve(
-    port: int, *, context: int, threads: int, parallel: int, exit_with_parent: bool
-) -> None:
+def serve(port: int, *, context: int, threads: int, parallel: int, exit_with_parent: bool) -> None:
     """Serve the model with xllamacpp in this process until SIGINT or SIGTERM (or, with
     ``exit_with_parent``, until the parent process ends)."""
     import xllamacpp

@@ -1,5 +1,13 @@
 """The ``openai`` model: any OpenAI-compatible server (chat or plain completions), streamed.
 
+Every call has an output budget (``max_tokens``, :data:`~gent_openai.options.DEFAULT_MAX_TOKENS`
+unless set); an output the server cut there ends with finish reason ``length``, which the agent
+reports as cut off and never uses. With an agent's structure, the chat API gets worked examples
+as earlier turns (:func:`~gent_core.toolkit.render_chat`), the completions API the base-model
+prompt; the agent's grammar goes to servers known to take one
+(:mod:`gent_openai.server_kind`), and a thinking budget (:mod:`gent_openai.thinking`) stops a
+long thinking section and continues the output with the action.
+
 Failures before the first chunk (429, 5xx, timeouts, connection errors) are retried with
 exponential backoff and jitter, a bounded number of times; after the first chunk nothing is
 retried (the text already went to the caller). Every error is a
@@ -34,16 +42,14 @@ from gent_openai.errors import (
     server_message,
     status_error,
 )
-from gent_openai.options import OpenAIOptions, parse_options
+from gent_openai.options import OpenAIOptions, ServerKind, parse_options
+from gent_openai.server_kind import GRAMMAR_FIELDS, grammar_fields
 from gent_openai.sse import DONE, sse_data
 
 if TYPE_CHECKING:
     import httpx
 
 __all__ = ["OpenAIModel"]
-
-COMPLETIONS_MAX_TOKENS = 1024
-"""``max_tokens`` sent to the completions API when neither the request nor the options set it."""
 
 logger = logging.getLogger("gent.openai")
 _LOCATION = Location(plugin="openai")
@@ -121,6 +127,8 @@ class OpenAIModel(Model):
         self.supports_images = self.options.supports_images
         self._client: httpx.AsyncClient | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+        server = self.options.server
+        self._kind: ServerKind | None = None if server == "auto" else server
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -159,8 +167,41 @@ class OpenAIModel(Model):
         return ModelIdentity("openai", self.options.model, "chat")
 
     def describe(self) -> str:
-        """``"openai <model> at <base URL>"``."""
-        return f"openai {self.options.model} at {self.options.root}"
+        """``"openai <model> at <base URL>"``, then how the agent's grammar is sent:
+        ``"(grammar: the server's 'grammar' field)"``, ``"(grammar: off)"``, ``"(grammar: off,
+        the server takes none)"`` or ``"(grammar: auto, server not asked yet)"``.
+        """
+        return f"openai {self.options.model} at {self.options.root} ({self.grammar_use()})"
+
+    def grammar_use(self) -> str:
+        """How the agent's grammar is sent, in words (see :meth:`describe`)."""
+        setting, kind = self.options.grammar, self._kind
+        if setting is False:
+            return "grammar: off"
+        if setting == "auto" and kind is None:
+            return "grammar: auto, server not asked yet"
+        if setting == "auto" and kind not in GRAMMAR_FIELDS:
+            return "grammar: off, the server takes none"
+        field = GRAMMAR_FIELDS.get(kind or "llamacpp", "grammar")
+        return f"grammar: the server's {field!r} field"
+
+    def sends_grammar(self) -> bool:
+        """Whether the agent's grammar goes with each request (``grammar: true``, or ``auto``
+        and a server kind known to take one).
+        """
+        setting = self.options.grammar
+        return setting is True or (setting == "auto" and self._kind in GRAMMAR_FIELDS)
+
+    async def server_kind(self) -> ServerKind | None:
+        """The server's kind (the ``server`` option, or what ``GET /models`` says, asked
+        once: :mod:`gent_openai.server_kind`); ``None`` while the server cannot say (asked
+        again next time).
+        """
+        if self._kind is None:
+            from gent_openai.server_kind import ask_kind
+
+            self._kind = await ask_kind(self._get_client(), self.options.root)
+        return self._kind
 
     def __repr__(self) -> str:
         o = self.options
@@ -174,15 +215,21 @@ class OpenAIModel(Model):
 
     def request_body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
         """The JSON body sent for ``request``."""
+        return self._body(request, stream, self._grammar(request.structure))
+
+    def _body(self, request: ModelRequest, stream: bool, grammar: str | None) -> dict[str, Any]:
         o = self.options
         body: dict[str, Any] = {"model": o.model}
         stops = list(request.stop)
         max_tokens = request.max_tokens or o.max_tokens
         if o.api == "chat":
-            from gent_core.toolkit import messages_to_openai
+            # An instruct model behind the chat API: its own template, and with a structure
+            # worked examples in the agent's format as earlier turns.
+            from gent_core.toolkit import messages_to_openai, render_chat
 
+            messages = render_chat(request.messages, request.structure, few_shot=o.few_shot)
             body["messages"] = messages_to_openai(
-                request.messages, request=True, images=self.supports_images
+                messages, request=True, images=self.supports_images
             )
         else:
             # A base model behind the completions API: the same prompt as the in-process
@@ -193,9 +240,6 @@ class OpenAIModel(Model):
             body["prompt"] = render_prompt(request.messages, request.structure, few_shot=o.few_shot)
             if request.structure is None:
                 stops.append(TRANSCRIPT_STOP)
-        if o.api == "completions" and max_tokens is None:
-            # The completions API's own default (16 tokens) cuts every agent step short.
-            max_tokens = COMPLETIONS_MAX_TOKENS
         if stops:
             body["stop"] = stops
         if max_tokens is not None:
@@ -207,10 +251,28 @@ class OpenAIModel(Model):
             body["stream"] = True
             if o.stream_usage:
                 body["stream_options"] = {"include_usage": True}
-        grammar = self.grammar(request.structure)
         if grammar is not None:
-            body["grammar"] = grammar
+            body.update(grammar_fields(self._kind, grammar))
         body.update(o.extra_body)
+        return body
+
+    def continuation_body(
+        self, request: ModelRequest, written: str, structure: OutputStructure | None
+    ) -> dict[str, Any]:
+        """The streamed body that resumes an output after ``written`` (the model's text so
+        far, ending with the thinking budget's bridge): the chat API gets it as a final
+        assistant message, which llama.cpp's server continues (vLLM is asked to with
+        ``continue_final_message``), the completions API at the end of the prompt.
+        ``structure`` gives the grammar of what is left (``None``: none).
+        """
+        body = self._body(request, True, self._grammar(structure))
+        if "messages" in body:
+            body["messages"] = [*body["messages"], {"role": "assistant", "content": written}]
+            if self._kind == "vllm":
+                body["continue_final_message"] = True
+                body["add_generation_prompt"] = False
+        else:
+            body["prompt"] = f"{body['prompt']}{written}"
         return body
 
     def render_request(self, request: ModelRequest) -> str:
@@ -224,10 +286,18 @@ class OpenAIModel(Model):
         return str(body["prompt"])
 
     def grammar(self, structure: OutputStructure | None) -> str | None:
-        """The GBNF grammar sent with requests (option ``grammar``, for llama.cpp servers), or
-        ``None``; a grammar that fails gent's checker is not sent (with a warning).
+        """The GBNF grammar sent with requests (option ``grammar``: ``auto`` asks the server
+        which it is first, see :mod:`gent_openai.server_kind`), or ``None``; a grammar that
+        fails gent's checker is not sent (with a warning).
         """
-        if not self.options.grammar or structure is None:
+        if self.options.grammar == "auto" and structure is not None and self._kind is None:
+            from gent_openai.server_kind import ask_kind_now
+
+            self._kind = ask_kind_now(self.options)
+        return self._grammar(structure)
+
+    def _grammar(self, structure: OutputStructure | None) -> str | None:
+        if structure is None or not self.sends_grammar():
             return None
         from gent_core.toolkit import checked_agent_grammar
 
@@ -371,12 +441,54 @@ class OpenAIModel(Model):
         Raises:
             ModelError: On authentication, model-name, connection or server failures.
         """
+        if request.structure is not None and self.options.grammar is not False:
+            await self.server_kind()
         if not self.options.stream:
             whole = await self.complete(request)
             yield ModelChunk(whole.text, usage=whole.usage, finish_reason=whole.finish_reason)
             return
+        budget = self.options.thinking_budget
+        if budget is None or request.structure is None:
+            async with aclosing(self._stream_body(self.request_body(request, stream=True))) as all_:
+                async for chunk in all_:
+                    yield chunk
+            return
+        async with aclosing(self._budgeted(request, request.structure, budget)) as chunks:
+            async for chunk in chunks:
+                yield chunk
+
+    async def _budgeted(
+        self, request: ModelRequest, structure: OutputStructure, budget: int
+    ) -> AsyncGenerator[ModelChunk, None]:
+        """Stream ``request``; past ``budget`` characters of thinking, stop and continue the
+        output after a bridge (see :mod:`gent_openai.thinking`).
+        """
+        from gent_openai.thinking import ThinkingWatch, after_thinking
+
+        watch = ThinkingWatch(structure, budget)
+        written: list[str] = []
+        async with aclosing(self._stream_body(self.request_body(request, stream=True))) as first:
+            async for chunk in first:
+                written.append(chunk.text)
+                if watch.feed(chunk.text):
+                    yield ModelChunk(chunk.text)  # the rest of this output is not used
+                    break
+                yield chunk
+            else:
+                return
+        grammar = self.sends_grammar()
+        bridge = watch.bridge(open_action=not grammar)
+        logger.info("thinking budget of %d characters reached; continuing", budget)
+        yield ModelChunk(bridge)
+        rest = after_thinking(structure) if grammar else None
+        body = self.continuation_body(request, "".join(written) + bridge, rest)
+        async with aclosing(self._stream_body(body)) as second:
+            async for chunk in second:
+                yield chunk
+
+    async def _stream_body(self, body: dict[str, Any]) -> AsyncGenerator[ModelChunk, None]:
+        """Send ``body`` and yield its chunks, retrying failures before the first one."""
         client = self._get_client()
-        body = self.request_body(request, stream=True)
         attempt = 0
         while True:
             received = 0
@@ -403,6 +515,8 @@ class OpenAIModel(Model):
         Raises:
             ModelError: As :meth:`stream`.
         """
+        if request.structure is not None and self.options.grammar is not False:
+            await self.server_kind()
         client = self._get_client()
         body = self.request_body(request, stream=False)
         attempt = 0

@@ -7,10 +7,26 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-__all__ = ["DEFAULT_BASE_URL", "DEFAULT_MODEL", "OpenAIOptions", "parse_options"]
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "OpenAIOptions",
+    "ServerKind",
+    "parse_options",
+]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
+
+DEFAULT_MAX_TOKENS = 1024
+"""The output budget of every model call (``max_tokens``) when neither the agent nor the
+options set one: without it a small model can write until the server's context ends (more than
+6,000 tokens on one task was seen). ``max_tokens: null`` sends none."""
+
+ServerKind = Literal["llamacpp", "vllm", "sglang", "openai"]
+"""What serves the API, as far as a request's extra fields go: llama.cpp's server (``grammar``),
+vLLM (``structured_outputs.grammar``), SGLang (``ebnf``), or any other (no grammar field)."""
 
 
 class OpenAIOptions(BaseModel):
@@ -24,7 +40,9 @@ class OpenAIOptions(BaseModel):
             models: the messages are rendered into one prompt).
         supports_images: Whether images in messages are sent (as ``image_url`` data URLs).
         temperature: Sampling temperature used when a request sets none.
-        max_tokens: Token limit used when a request sets none.
+        max_tokens: The output budget of a call when the request sets none
+            (:data:`DEFAULT_MAX_TOKENS`); ``None`` sends no ``max_tokens`` (the server's own
+            default: with the completions API often 16 tokens, with the chat API often none).
         timeout: Seconds to wait for the server between two pieces of the response.
         max_line_chars: Longest line of the event stream, in characters (and, with ``stream``
             off, the longest response). A server sending a longer one fails the call with a
@@ -38,9 +56,19 @@ class OpenAIOptions(BaseModel):
             whole response (one chunk): for proxies that cannot stream, and for servers that
             report token usage only then (llama-cpp-python's server).
         stream_usage: Ask for token usage in the stream (``stream_options``).
-        grammar: Send the agent's GBNF grammar as the ``grammar`` field (llama.cpp servers).
-        few_shot: With ``api: completions``, open the prompt with an example in the agent's own
-            format (what base models need to follow it).
+        grammar: Send the agent's GBNF grammar: ``"auto"`` when the server is known to take
+            one (see ``server``), ``True`` always (in the field of the server's kind; the
+            ``grammar`` field when the kind is unknown), ``False`` never.
+        server: What serves the API: ``"auto"`` asks ``GET /models`` once (its ``owned_by``:
+            ``llamacpp``, ``vllm``, ``sglang``), else ``"llamacpp"``, ``"vllm"``, ``"sglang"``
+            or ``"openai"`` (any other: no grammar field).
+        few_shot: Show worked examples in the agent's own format: with ``api: completions``,
+            at the top of the prompt (what base models need); with ``api: chat``, as earlier
+            user and assistant turns after the system message.
+        thinking_budget: Characters the free sections (``thinking``) may take before the
+            action or answer; ``None`` (the default): no budget. Past it the output is cut
+            and continued with the action opened (a continuation request, for servers that
+            continue a final assistant message: llama.cpp's, vLLM's).
         headers: Extra HTTP headers.
         extra_body: Extra fields merged into every request body.
     """
@@ -59,7 +87,7 @@ class OpenAIOptions(BaseModel):
     api: Literal["chat", "completions"] = "chat"
     supports_images: bool = False
     temperature: float | None = Field(None, ge=0.0, le=2.0)
-    max_tokens: int | None = Field(None, ge=1)
+    max_tokens: int | None = Field(DEFAULT_MAX_TOKENS, ge=1)
     timeout: float = Field(60.0, gt=0)
     max_line_chars: int = Field(1_000_000, ge=1)
     connect_timeout: float = Field(10.0, gt=0)
@@ -68,8 +96,10 @@ class OpenAIOptions(BaseModel):
     max_backoff: float = Field(8.0, ge=0)
     stream: bool = True
     stream_usage: bool = True
-    grammar: bool = False
+    grammar: bool | Literal["auto"] = "auto"
+    server: Literal["auto", "llamacpp", "vllm", "sglang", "openai"] = "auto"
     few_shot: bool = True
+    thinking_budget: int | None = Field(None, ge=1)
     headers: dict[str, str] = Field(default_factory=dict)
     extra_body: dict[str, Any] = Field(default_factory=dict)
 

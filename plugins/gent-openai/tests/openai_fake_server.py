@@ -38,11 +38,13 @@ class Seen:
 
 class FakeServer:
     """Replies to POSTs with the scripted :class:`Reply` objects in order; GET /v1/models
-    returns :attr:`models`. Records every request in :attr:`requests`."""
+    returns :attr:`models` (each ``owned_by`` :attr:`owned_by` when set). Records every
+    request in :attr:`requests`."""
 
     def __init__(self) -> None:
         self.replies: list[Reply] = []
         self.models: list[str] = ["model-a", "model-b"]
+        self.owned_by: str | None = None
         self.requests: list[Seen] = []
         self.disconnected = threading.Event()
         server = self
@@ -61,7 +63,9 @@ class FakeServer:
             def do_GET(self) -> None:
                 self._record(None)
                 if self.path.endswith("/models"):
-                    self._json(200, {"data": [{"id": name} for name in server.models]})
+                    owner = {"owned_by": server.owned_by} if server.owned_by else {}
+                    entries = [{"id": name, **owner} for name in server.models]
+                    self._json(200, {"data": entries})
                 else:
                     self._json(404, {"error": {"message": "no such path"}})
 

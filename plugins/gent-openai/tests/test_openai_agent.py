@@ -111,7 +111,8 @@ def test_agent_answers_over_the_chat_api_of_a_real_server(llama_server: str) -> 
 
 def test_completions_prompt_uses_the_agent_format_and_a_token_budget() -> None:
     from gent_json.chain import JSONToolChain
-    from gent_openai.model import COMPLETIONS_MAX_TOKENS, OpenAIModel
+    from gent_openai.model import OpenAIModel
+    from gent_openai.options import DEFAULT_MAX_TOKENS
     from gent_xml.format import XMLFormat
 
     from gent_core.messages import Message
@@ -127,5 +128,5 @@ def test_completions_prompt_uses_the_agent_format_and_a_token_budget() -> None:
     body = model.request_body(request, stream=True)
     assert "Example of the format:" in body["prompt"]
     assert "<task>\nq\n</task>" in body["prompt"]
-    assert body["max_tokens"] == COMPLETIONS_MAX_TOKENS
+    assert body["max_tokens"] == DEFAULT_MAX_TOKENS
     assert body["stop"] == ["</action>"]

@@ -136,7 +136,7 @@ def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
     from gent_core.model import OutputStructure
     from gent_core.sections import TextSection
     from gent_core.testing import PluginSandbox
-    from gent_core.toolkit import render_prompt
+    from gent_core.toolkit import render_chat, render_prompt
 
     sandbox = PluginSandbox()
     sandbox.load_installed()
@@ -147,7 +147,7 @@ def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
     request = ModelRequest(messages, structure=structure)
     chat = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="chat")
     assert json.loads(chat.render_request(request)) == messages_to_openai(
-        messages, request=True, images=False
+        render_chat(messages, structure), request=True, images=False
     )
     completions = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m", api="completions")
     assert completions.render_request(request) == render_prompt(messages, structure)

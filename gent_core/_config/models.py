@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gent_core._config.secrets import Redactor, redact_value
+from gent_core._limit_rules import LIMIT_RULES
 from gent_core._observation import resolve_real
 from gent_core.context import Limits
 
@@ -55,8 +56,16 @@ def _no_bool(value: Any) -> Any:
     return value
 
 
-_Count = Annotated[int, Field(ge=1), BeforeValidator(_no_bool)]
-_Seconds = Annotated[float, Field(gt=0), BeforeValidator(_no_bool)]
+_Count = Annotated[int, BeforeValidator(_no_bool)]
+_Seconds = Annotated[float, BeforeValidator(_no_bool)]
+
+
+def _limit(name: str) -> Any:
+    """The field of the bound ``name`` of :class:`~gent_core.context.Limits`: its default, and
+    the bounds of its rule (:data:`gent_core._limit_rules.LIMIT_RULES`, the rule ``Limits``
+    itself checks), so a config and ``Limits(...)`` accept the same values.
+    """
+    return Field(getattr(_LIMITS, name), **LIMIT_RULES[name].bounds())
 
 
 ACCEPTED_SPEC = "a plugin name or a mapping {name: ..., <options>}"
@@ -374,9 +383,9 @@ class TimeoutsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tool: _Seconds = _LIMITS.tool_timeout
-    model: _Seconds | None = _LIMITS.model_timeout
-    model_idle: _Seconds | None = _LIMITS.model_idle_timeout
+    tool: _Seconds = _limit("tool_timeout")
+    model: _Seconds | None = _limit("model_timeout")
+    model_idle: _Seconds | None = _limit("model_idle_timeout")
 
 
 class LimitsConfig(BaseModel):
@@ -397,18 +406,24 @@ class LimitsConfig(BaseModel):
             longer fit are removed.
         max_repairs: Tries the model gets at writing a failed call again (one that did not
             parse or validate) before the agent moves on; 0 for none.
+        max_model_calls: Model calls allowed in one run, the repairs' included; ``None``
+            for ``max_steps * (1 + max_repairs)``. The run stops when they are spent.
+        max_repeated_failures: Times the model may make the same failing call (the same
+            tool and arguments) in one run; the call that reaches it stops the run.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    max_consecutive_format_errors: _Count = _LIMITS.max_consecutive_format_errors
-    max_consecutive_tool_errors: _Count = _LIMITS.max_consecutive_tool_errors
-    max_output_chars: _Count = _LIMITS.max_output_chars
-    max_tool_output_chars: _Count = _LIMITS.max_tool_output_chars
-    max_recorded_output_chars: _Count = _LIMITS.max_recorded_output_chars
-    max_calls_per_action: _Count = _LIMITS.max_calls_per_action
-    max_clipboard_chars: _Count = _LIMITS.max_clipboard_chars
-    max_repairs: Annotated[int, Field(ge=0), BeforeValidator(_no_bool)] = _LIMITS.max_repairs
+    max_consecutive_format_errors: _Count = _limit("max_consecutive_format_errors")
+    max_consecutive_tool_errors: _Count = _limit("max_consecutive_tool_errors")
+    max_output_chars: _Count = _limit("max_output_chars")
+    max_tool_output_chars: _Count = _limit("max_tool_output_chars")
+    max_recorded_output_chars: _Count = _limit("max_recorded_output_chars")
+    max_calls_per_action: _Count = _limit("max_calls_per_action")
+    max_clipboard_chars: _Count = _limit("max_clipboard_chars")
+    max_repairs: _Count = _limit("max_repairs")
+    max_model_calls: _Count | None = _limit("max_model_calls")
+    max_repeated_failures: _Count = _limit("max_repeated_failures")
 
 
 def _expand_home(path: Path) -> Path:
@@ -446,7 +461,8 @@ class AgentConfig(_Redacting):
         allow_writes: Whether tools that change files or other state (``write_file``,
             ``edit_file``...) may be configured. Off by default.
         thinking: Whether the model is asked for a thinking section before acting.
-        max_steps: Model calls allowed in one run.
+        max_steps: Steps allowed in one run (a step is one model call, plus the calls that
+            repair its tool calls; ``limits.max_model_calls`` bounds them all).
         timeouts: Tool and model timeouts.
         limits: Error and output-size limits.
         working_directory: The directory tools work in; a relative path is resolved against
@@ -465,7 +481,7 @@ class AgentConfig(_Redacting):
     middleware: list[ComponentSpec] = Field(default_factory=list)
     allow_writes: bool = False
     thinking: bool = True
-    max_steps: _Count = _LIMITS.max_steps
+    max_steps: _Count = _limit("max_steps")
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     working_directory: Path = Field(Path("."), validate_default=True)

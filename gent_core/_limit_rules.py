@@ -1,7 +1,7 @@
 """What each bound of a run accepts: the one rule that :class:`~gent_core.context.Limits`
 checks when it is made and that the configuration's ``max_steps``, ``timeouts:`` and
-``limits:`` keys are validated with (:mod:`gent_core._config.models` builds its fields from
-:data:`LIMIT_RULES`), so ``Limits(max_steps=0)`` and ``max_steps: 0`` are refused alike.
+``limits:`` keys are validated with (:mod:`gent_core._config.models` builds its types from
+these rules), so ``Limits(max_steps=0)`` and ``max_steps: 0`` are refused alike.
 
 A count is an integer (never ``True``/``False``) at least its minimum; seconds are a finite
 number greater than 0; an optional bound may also be ``None`` (no limit).
@@ -10,10 +10,10 @@ number greater than 0; an optional bound may also be ``None`` (no limit).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["LIMIT_RULES", "LimitRule", "check_limit"]
+__all__ = ["COUNT", "LIMIT_RULES", "SECONDS", "TRIES", "LimitRule", "check_limit"]
 
 
 @dataclass(frozen=True)
@@ -64,26 +64,32 @@ class LimitRule:
         return None if math.isfinite(value) and value > self.minimum else ValueError
 
 
-_COUNT = LimitRule(integer=True, minimum=1)
-_SECONDS = LimitRule(integer=False, minimum=0)
+COUNT = LimitRule(integer=True, minimum=1)
+"""A count of at least 1 (steps, characters, calls)."""
+TRIES = LimitRule(integer=True, minimum=0)
+"""A count that may be 0 (repairs)."""
+SECONDS = LimitRule(integer=False, minimum=0)
+"""Seconds: a finite number > 0."""
 
 LIMIT_RULES: dict[str, LimitRule] = {
-    "max_steps": _COUNT,
-    "tool_timeout": _SECONDS,
-    "model_timeout": LimitRule(integer=False, minimum=0, optional=True),
-    "model_idle_timeout": LimitRule(integer=False, minimum=0, optional=True),
-    "max_output_chars": _COUNT,
-    "max_tool_output_chars": _COUNT,
-    "max_recorded_output_chars": _COUNT,
-    "max_consecutive_format_errors": _COUNT,
-    "max_consecutive_tool_errors": _COUNT,
-    "max_calls_per_action": _COUNT,
-    "max_clipboard_chars": _COUNT,
-    "max_repairs": LimitRule(integer=True, minimum=0),
-    "max_model_calls": LimitRule(integer=True, minimum=1, optional=True),
-    "max_repeated_failures": _COUNT,
+    "max_steps": COUNT,
+    "tool_timeout": SECONDS,
+    "model_timeout": replace(SECONDS, optional=True),
+    "model_idle_timeout": replace(SECONDS, optional=True),
+    "max_output_chars": COUNT,
+    "max_tool_output_chars": COUNT,
+    "max_recorded_output_chars": COUNT,
+    "max_consecutive_format_errors": COUNT,
+    "max_consecutive_tool_errors": COUNT,
+    "max_calls_per_action": COUNT,
+    "max_clipboard_chars": COUNT,
+    "max_repairs": TRIES,
+    "max_model_calls": replace(COUNT, optional=True),
+    "max_repeated_failures": COUNT,
 }
-"""The rule of every field of :class:`~gent_core.context.Limits`, by field name."""
+"""The rule of every field of :class:`~gent_core.context.Limits`, by field name (the
+configuration's types are made of :data:`COUNT`, :data:`TRIES` and :data:`SECONDS`, ``| None``
+where the rule is optional)."""
 
 
 def check_limit(name: str, value: object) -> None:

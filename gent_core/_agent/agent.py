@@ -68,8 +68,7 @@ def _check_run_arguments(
         )
     if isinstance(history, str | bytes) or not isinstance(history, Sequence):
         raise TypeError(
-            "Agent.run: history must be a list of gent_core.Message, got "
-            f"{type(history).__name__}"
+            f"Agent.run: history must be a list of gent_core.Message, got {type(history).__name__}"
         )
     for index, message in enumerate(history):
         if not isinstance(message, Message):

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gent_core._config.secrets import Redactor, redact_value
-from gent_core._limit_rules import LIMIT_RULES
+from gent_core._limit_rules import COUNT, SECONDS, TRIES
 from gent_core._observation import resolve_real
 from gent_core.context import Limits
 
@@ -56,16 +56,12 @@ def _no_bool(value: Any) -> Any:
     return value
 
 
-_Count = Annotated[int, BeforeValidator(_no_bool)]
-_Seconds = Annotated[float, BeforeValidator(_no_bool)]
-
-
-def _limit(name: str) -> Any:
-    """The field of the bound ``name`` of :class:`~gent_core.context.Limits`: its default, and
-    the bounds of its rule (:data:`gent_core._limit_rules.LIMIT_RULES`, the rule ``Limits``
-    itself checks), so a config and ``Limits(...)`` accept the same values.
-    """
-    return Field(getattr(_LIMITS, name), **LIMIT_RULES[name].bounds())
+_Count = Annotated[int, Field(**COUNT.bounds()), BeforeValidator(_no_bool)]
+_Tries = Annotated[int, Field(**TRIES.bounds()), BeforeValidator(_no_bool)]
+_Seconds = Annotated[float, Field(**SECONDS.bounds()), BeforeValidator(_no_bool)]
+"""The bounds of ``max_steps``, ``timeouts:`` and ``limits:``: the rules
+:class:`~gent_core.context.Limits` checks (:mod:`gent_core._limit_rules`), so a config and
+``Limits(...)`` accept the same values."""
 
 
 ACCEPTED_SPEC = "a plugin name or a mapping {name: ..., <options>}"
@@ -383,9 +379,9 @@ class TimeoutsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tool: _Seconds = _limit("tool_timeout")
-    model: _Seconds | None = _limit("model_timeout")
-    model_idle: _Seconds | None = _limit("model_idle_timeout")
+    tool: _Seconds = _LIMITS.tool_timeout
+    model: _Seconds | None = _LIMITS.model_timeout
+    model_idle: _Seconds | None = _LIMITS.model_idle_timeout
 
 
 class LimitsConfig(BaseModel):
@@ -414,16 +410,16 @@ class LimitsConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_consecutive_format_errors: _Count = _limit("max_consecutive_format_errors")
-    max_consecutive_tool_errors: _Count = _limit("max_consecutive_tool_errors")
-    max_output_chars: _Count = _limit("max_output_chars")
-    max_tool_output_chars: _Count = _limit("max_tool_output_chars")
-    max_recorded_output_chars: _Count = _limit("max_recorded_output_chars")
-    max_calls_per_action: _Count = _limit("max_calls_per_action")
-    max_clipboard_chars: _Count = _limit("max_clipboard_chars")
-    max_repairs: _Count = _limit("max_repairs")
-    max_model_calls: _Count | None = _limit("max_model_calls")
-    max_repeated_failures: _Count = _limit("max_repeated_failures")
+    max_consecutive_format_errors: _Count = _LIMITS.max_consecutive_format_errors
+    max_consecutive_tool_errors: _Count = _LIMITS.max_consecutive_tool_errors
+    max_output_chars: _Count = _LIMITS.max_output_chars
+    max_tool_output_chars: _Count = _LIMITS.max_tool_output_chars
+    max_recorded_output_chars: _Count = _LIMITS.max_recorded_output_chars
+    max_calls_per_action: _Count = _LIMITS.max_calls_per_action
+    max_clipboard_chars: _Count = _LIMITS.max_clipboard_chars
+    max_repairs: _Tries = _LIMITS.max_repairs
+    max_model_calls: _Count | None = _LIMITS.max_model_calls
+    max_repeated_failures: _Count = _LIMITS.max_repeated_failures
 
 
 def _expand_home(path: Path) -> Path:
@@ -481,7 +477,7 @@ class AgentConfig(_Redacting):
     middleware: list[ComponentSpec] = Field(default_factory=list)
     allow_writes: bool = False
     thinking: bool = True
-    max_steps: _Count = _limit("max_steps")
+    max_steps: _Count = _LIMITS.max_steps
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     working_directory: Path = Field(Path("."), validate_default=True)

@@ -71,9 +71,14 @@ def test_a_config_and_limits_accept_the_same_values(name: str, value: object) ->
     key = keys.get(name, f"limits.{name}")
     parent, _, leaf = key.rpartition(".")
     shown = "null" if value is None else ("true" if value is True else repr(value))
-    text = f"model: scripted\n{parent}: {{{leaf}: {shown}}}\n" if parent else f"model: scripted\n{leaf}: {shown}\n"
+    text = (
+        f"model: scripted\n{parent}: {{{leaf}: {shown}}}\n"
+        if parent
+        else f"model: scripted\n{leaf}: {shown}\n"
+    )
+    arguments: dict[str, Any] = {name: value}
     try:
-        Limits(**{name: value})
+        Limits(**arguments)
     except (TypeError, ValueError):
         limits_accept = False
     else:

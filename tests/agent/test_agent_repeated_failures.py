@@ -28,7 +28,7 @@ def test_the_same_failing_call_stops_the_run_at_the_third_failure(make_agent: Ma
     assert len(result.steps) == 3
     assert len(model.requests) == 3
     assert result.message.startswith(
-        'the model made the same failing call 3 times (limit 3, limits.max_repeated_failures): '
+        "the model made the same failing call 3 times (limit 3, limits.max_repeated_failures): "
         'fail {"reason": "no such city"}; its error: '
     )
     assert "no such city" in result.message.split("its error: ", 1)[1]

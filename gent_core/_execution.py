@@ -15,8 +15,9 @@ Every tool chain executes through :func:`execute_calls`, so every chain behaves 
   (:func:`gent_core._observation.check_clipboard_files`), else the call is an error;
 * each result is rendered by the chain (:meth:`~gent_core.toolchain.ToolChain.format_output`),
   cut to ``limits.max_tool_output_chars``, put in a section named after the tool and wrapped
-  in the format's observation. Errors read ``Error: <model message>`` in the observation and
-  stay available in :attr:`~gent_core.toolchain.ToolChainResult.errors`.
+  in the format's observation. Errors read ``Error: <model message>`` in the observation, cut
+  to the same bound, and stay available whole in
+  :attr:`~gent_core.toolchain.ToolChainResult.errors`.
 
 **The tool boundary** (:mod:`gent_core.tools._guard`): *anything* a tool (or a hook, a
 validator, a formatter) does becomes an error result for that call: ``SystemExit``, a bare
@@ -302,10 +303,16 @@ class _Runner:
             return _failure(crash_error(tool.name, value.error))
         return _normalized(checked_result(value, tool.name), tool.name)
 
+    def _error_text(self, error: GentError) -> str:
+        """The observation text of a failed call, cut to ``limits.max_tool_output_chars`` as
+        an output is (a tool's exception or error result may hold megabytes).
+        """
+        return truncate_output(error_text(error), self.context.limits.max_tool_output_chars)
+
     def _render(self, call: ToolCall, result: ToolResult) -> tuple[ToolResult, str]:
         if not result.ok:
             assert result.error is not None  # ensured by _normalized
-            return result, error_text(result.error)
+            return result, self._error_text(result.error)
         try:
             check_value(result.output, allow_non_finite=True, convert=True, name="output")
         except ValueBoundsError as error:
@@ -315,7 +322,7 @@ class _Runner:
                 model_message=f"Tool {call.tool!r} returned output that could not be written "
                 f"as text ({error.problem}).",
             )
-            return _failure(problem), error_text(problem)
+            return _failure(problem), self._error_text(problem)
         try:
             text = self.chain.format_output(result.output)
         except Exception as error:  # noqa: BLE001 - unformattable output is the tool's error
@@ -327,7 +334,7 @@ class _Runner:
                     f"text ({describe_error(error)})."
                 ),
             )
-            return _failure(problem), error_text(problem)
+            return _failure(problem), self._error_text(problem)
         return result, truncate_output(text, self.context.limits.max_tool_output_chars)
 
     async def run(self, call: ToolCall) -> _Outcome:
@@ -345,10 +352,10 @@ class _Runner:
             if self.context.interrupt_stops:
                 raise
             failure = crash_error(call.tool, error)
-            return _Outcome(call, _failure(failure), error_text(failure))
+            return _Outcome(call, _failure(failure), self._error_text(failure))
         except BaseException as error:  # noqa: BLE001 - the tool boundary
             failure = crash_error(call.tool, error)
-            return _Outcome(call, _failure(failure), error_text(failure))
+            return _Outcome(call, _failure(failure), self._error_text(failure))
 
     async def _run(self, call: ToolCall) -> _Outcome:
         call, denied = self._before(call, self.chain.get_tool(call.tool))

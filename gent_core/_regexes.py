@@ -18,9 +18,9 @@ ignoring Ctrl-C. Every such pattern goes through this module instead:
 **The deadline.** Each match may run :func:`pattern_timeout` seconds:
 :data:`DEFAULT_PATTERN_TIMEOUT` (1 s), or the ``GENT_PATTERN_TIMEOUT`` environment variable
 (seconds), or what :func:`set_pattern_timeout` set (process-wide). A call may pass its own
-``timeout`` (``search_text`` gives the time left of its call). Inside
-:func:`shared_deadline` (one schema check of one value), the matches share one deadline of
-that length, so a value holding many strings cannot multiply it.
+``timeout`` (``search_text`` gives the shorter of this deadline and the time left of its
+call). Inside :func:`shared_deadline` (one schema check of one value), the matches share one
+deadline of that length, so a value holding many strings cannot multiply it.
 
 Patterns gent writes itself over bounded text may keep using :mod:`re`.
 """

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from gent_core._limit_rules import LIMIT_RULES, check_limit
+
 if TYPE_CHECKING:
     from gent_core._workspace import Workspace
 
@@ -47,8 +49,14 @@ class LifecycleHooks(Protocol):
 class Limits:
     """Bounds of one agent run. Every limit is enforced; exceeding one stops cleanly.
 
+    Every value is checked when it is set (by the rule the configuration's keys follow:
+    :mod:`gent_core._limit_rules`): ``Limits(max_steps=0)`` raises ``ValueError`` and
+    ``Limits(max_steps="3")`` ``TypeError``, each naming the argument and what is accepted.
+
     Attributes:
-        max_steps: Model calls allowed in one run.
+        max_steps: Steps allowed in one run. A step is one model call, plus the calls that
+            repair its tool calls (see ``max_repairs``); every model call counts against
+            ``max_model_calls``.
         tool_timeout: Default seconds a tool call may take (a tool may set its own).
         model_timeout: Seconds one model call may take, ``None`` for no limit (the default).
             An output still being written at that point is treated as cut off (nothing in
@@ -75,6 +83,14 @@ class Limits:
         max_repairs: Tries the model gets at writing one failed call again (a call that did
             not parse or validate), under that tool's grammar with the error in front of it,
             before the agent moves on (``0``: no repair; see :mod:`gent_core._agent.repair`).
+        max_model_calls: Model calls allowed in one run, every one counted: each step's and
+            each repair's. ``None`` (the default) is ``max_steps * (1 + max_repairs)``
+            (:meth:`model_call_budget`). A repair is not asked for once the budget is spent
+            (the call runs as written and fails), and the run stops: ``max_model_calls``.
+        max_repeated_failures: Times the model may make the same failing call (the same
+            tool with the same arguments, failing each time) in one run: the call that
+            reaches it stops the run after its step (``repeated_failure``), instead of
+            letting a model that repeats itself use up every step.
     """
 
     max_steps: int = 10
@@ -89,6 +105,21 @@ class Limits:
     max_calls_per_action: int = 16
     max_clipboard_chars: int = 32_000
     max_repairs: int = 2
+    max_model_calls: int | None = None
+    max_repeated_failures: int = 3
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in LIMIT_RULES:
+            check_limit(name, value)
+        super().__setattr__(name, value)
+
+    def model_call_budget(self) -> int:
+        """Model calls one run may make: ``max_model_calls``, by default
+        ``max_steps * (1 + max_repairs)`` (each step may repair one call fully).
+        """
+        if self.max_model_calls is not None:
+            return self.max_model_calls
+        return self.max_steps * (1 + self.max_repairs)
 
 
 class Cancellation:

@@ -126,6 +126,7 @@ _EXPORTS: dict[str, str] = {
     "PatternError": "gent_core._regexes",
     "PatternTimeoutError": "gent_core._regexes",
     "compile_pattern": "gent_core._regexes",
+    "pattern_timeout": "gent_core._regexes",
     "set_pattern_timeout": "gent_core._regexes",
     # prompt rendering and observations
     "TRANSCRIPT_STOP": "gent_core._base_prompt",
@@ -328,6 +329,7 @@ if TYPE_CHECKING:
         PatternError,
         PatternTimeoutError,
         compile_pattern,
+        pattern_timeout,
         search,
         set_pattern_timeout,
     )
@@ -479,6 +481,7 @@ __all__ = [
     "parse_assignment",
     "parse_attributes",
     "parse_options_model",
+    "pattern_timeout",
     "problems_from_validation_error",
     "quote_end",
     "quote_start",

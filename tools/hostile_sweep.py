@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 GENT = str(Path(sys.executable).with_name("gent"))
 TIMEOUT = 60.0
@@ -51,6 +52,7 @@ class Scenario:
     stdin: str | None = None
     check: Callable[[Outcome], str | None] | None = None
     setup: Callable[[Path, dict[str, str]], None] | None = None
+    program: list[str] | None = None  # what runs instead of gent (python -c ...), args after
 
 
 def scripted(*outputs: str, extra: str = "") -> str:
@@ -310,6 +312,7 @@ def scenarios() -> list[Scenario]:
     found += cache_probe_size_scenarios()
     found += _stop_signals_replies_receivers()  # issue 24: sections 1 and 4
     found += history_scenarios()
+    found += limits_and_api_scenarios()
     return found
 
 
@@ -858,7 +861,7 @@ def run(scenario: Scenario) -> tuple[bool, str, float]:
         started = time.perf_counter()
         try:
             done = subprocess.run(
-                [GENT, *scenario.args],
+                [*(scenario.program or [GENT]), *scenario.args],
                 cwd=root,
                 input=(scenario.stdin or "").encode("utf-8", "surrogateescape"),
                 capture_output=True,
@@ -907,3 +910,252 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# ---------------------------------------------------------------------- issue 24, sections 4-6
+# Limits that limit, the Python API and the package commands checking what they are given,
+# gent mcp-serve's JSON-RPC (its answers read from its output), and issue 26's repeated call.
+
+
+def python(code: str) -> list[str]:
+    """Run ``code`` in the Python running the sweep; it prints what happened."""
+    return [sys.executable, "-c", code]
+
+
+def refused(code: str, *names: str, name: str | None = None) -> Scenario:
+    """A Python API call that must raise TypeError/ValueError naming ``names`` (exit 2)."""
+    program = (
+        "import sys\nfrom gent_core import Agent, Limits\nfrom gent_core.testing import "
+        "ScriptedModel\ntry:\n    " + code + "\nexcept (TypeError, ValueError) as error:\n"
+        "    print(type(error).__name__, error)\n    sys.exit(2)\nprint('accepted')\n"
+    )
+
+    def check(outcome: Outcome) -> str | None:
+        missing = [name for name in names if name not in outcome.out]
+        return f"the error does not name {missing}: {outcome.out!r}" if missing else None
+
+    label = f"api-{name or code[:40]}"
+    return Scenario(label, [], codes=(2,), check=check, program=python(program))
+
+
+def json_result(check: Callable[[dict[str, Any]], str | None]) -> Callable[[Outcome], str | None]:
+    """Read ``--json`` output and apply ``check`` to it."""
+
+    def read(outcome: Outcome) -> str | None:
+        try:
+            data = json.loads(outcome.out)
+        except ValueError as error:
+            return f"--json is not JSON: {error}"
+        return check(data)
+
+    return read
+
+
+def _model_calls(data: dict[str, Any]) -> int:
+    return sum(1 + len(step.get("repairs") or []) for step in data.get("steps") or [])
+
+
+def _at_most_calls(limit: int) -> Callable[[dict[str, Any]], str | None]:
+    def check(data: dict[str, Any]) -> str | None:
+        made = _model_calls(data)
+        return None if made <= limit else f"{made} model calls, more than {limit}"
+
+    return check
+
+
+def _stopped(reason: str, steps: int) -> Callable[[dict[str, Any]], str | None]:
+    def check(data: dict[str, Any]) -> str | None:
+        found = (data.get("stop_reason"), len(data.get("steps") or []))
+        return None if found == (reason, steps) else f"stopped {found}, expected {reason, steps}"
+
+    return check
+
+
+MCP_INIT = (
+    '{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": '
+    '"2025-06-18", "capabilities": {}, "clientInfo": {"name": "sweep", "version": "1"}}}\n'
+    '{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
+)
+
+
+def mcp_lines(*lines: str) -> str:
+    """Standard input of a ``gent mcp-serve`` session: initialize, then ``lines``."""
+    return MCP_INIT + "".join(line + "\n" for line in lines)
+
+
+def answered(request_id: object, code: int) -> Callable[[Outcome], str | None]:
+    """The server's output holds an error answer ``code`` for ``request_id``."""
+
+    def check(outcome: Outcome) -> str | None:
+        for line in outcome.out.splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            error = message.get("error") if isinstance(message, dict) else None
+            if message.get("id") == request_id and isinstance(error, dict):
+                return None if error.get("code") == code else f"answered {error}"
+        return f"no error answer for id {request_id!r}: {outcome.out[-300:]!r}"
+
+    return check
+
+
+_HUGE_ERROR = """\
+import sys
+from pathlib import Path
+from gent_core import Agent, tool
+from gent_core.testing import ScriptedModel
+
+@tool
+def explode() -> str:
+    '''Fail with a 20 MB message.'''
+    raise RuntimeError("x" * 20_000_000)
+
+outputs = ['<action>{"tool": "explode", "args": {}}</action>', "<answer>done</answer>"]
+Agent(ScriptedModel(outputs), "xml", "json", tools=[explode]).run_sync("x", transcript="t.jsonl")
+size = Path("t.jsonl").stat().st_size
+print(size)
+sys.exit(0 if size < 1_000_000 else 1)
+"""
+
+
+def limits_and_api_scenarios() -> list[Scenario]:
+    """Issue 24, sections 4 and 5 (this helper's part), and issue 26's repeated failing call."""
+    broken = json.dumps([{"tool": "calculator", "args": {"expr": "1"}}] * 16)
+    failing = json.dumps({"tool": "calculator", "args": {"expression": "1/0"}})
+    serve: dict[str, str | bytes] = {"s.yaml": "tools: [calculator]\n"}
+    agent = "Agent(ScriptedModel([]), 'xml')"
+    found = [
+        # 4. every model call counts: a step of 16 broken calls within max_steps 1
+        Scenario(
+            "budget-repairs-within-max-steps-1",
+            ["run", "b.yaml", "x", "--json", "-o", "max_steps=1"],
+            {"b.yaml": scripted(*[f"<action>{broken}</action>"] * 40)},
+            codes=(1,),
+            check=json_result(_at_most_calls(3)),
+        ),
+        Scenario(
+            "budget-max-model-calls-set",
+            ["run", "b.yaml", "x", "--json", "-o", "limits.max_model_calls=5"],
+            {"b.yaml": scripted(*[f"<action>{broken}</action>"] * 40)},
+            codes=(1,),
+            check=json_result(_at_most_calls(5)),
+        ),
+        Scenario(
+            "budget-max-model-calls-zero",
+            ["run", "b.yaml", "x", "-o", "limits.max_model_calls=0"],
+            {"b.yaml": scripted(ANSWER)},
+            codes=(2,),
+        ),
+        # 4. a tool's error is bounded like its output
+        Scenario("error-20mb-exception-transcript", [], codes=(0,), program=python(_HUGE_ERROR)),
+        # 4. search_text holds each match to the pattern deadline (GENT_PATTERN_TIMEOUT)
+        Scenario(
+            "search-text-pattern-deadline",
+            ["call", "search_text", '{"pattern": "(a|aa)+$", "regex": true}'],
+            {"evil.txt": "a" * 40 + "!\n"},
+            env={"GENT_PATTERN_TIMEOUT": "0.05"},
+            codes=(0,),
+            check=contains("took longer than 0.05 s (the deadline of one match"),
+        ),
+        # 5. the Python API names what it refuses
+        refused("Limits(max_steps=0)", "ValueError", "max_steps"),
+        refused("Limits(max_steps=-5)", "ValueError", "max_steps"),
+        refused("Limits(tool_timeout=-1)", "ValueError", "tool_timeout"),
+        refused("Limits(max_calls_per_action=0)", "ValueError", "max_calls_per_action"),
+        refused('Limits(max_steps="3")', "TypeError", "max_steps"),
+        refused("Limits(model_timeout=float('nan'))", "ValueError", "model_timeout"),
+        refused("Limits(max_repairs=True)", "TypeError", "max_repairs"),
+        refused("Limits().max_steps = 0", "ValueError", "max_steps"),
+        refused(f"{agent}.run_sync(None)", "TypeError", "task", name="run-sync-none"),
+        refused(f"{agent}.run_sync(b'x')", "TypeError", "task", name="run-sync-bytes"),
+        refused(
+            f"{agent}.run_sync('t', history=[1, 2])",
+            "TypeError",
+            "history[0]",
+            name="run-sync-history-ints",
+        ),
+        refused(
+            f"{agent}.run_sync('t', history='abc')",
+            "TypeError",
+            "history",
+            name="run-sync-history-str",
+        ),
+        refused(
+            f"{agent}.run_sync('t', on_event=3)",
+            "TypeError",
+            "on_event",
+            name="run-sync-on-event-int",
+        ),
+        # 5. the package commands (no -y, and 'n' to pip's question: safe on any build)
+        *(
+            Scenario(
+                f"uninstall-needed-{name}",
+                ["uninstall", name],
+                stdin="n\n",
+                codes=(2,),
+                check=contains(f"refusing to uninstall {name.lower()}", where="err"),
+            )
+            for name in ("pluggy", "pip", "pydantic-core", "PyYAML")
+        ),
+        Scenario(
+            "install-target-option",
+            ["install", "--", "--target=elsewhere", "./missing-package"],
+            codes=(2,),
+            check=contains("looks like an option", where="err"),
+        ),
+        Scenario(
+            "install-requirements-file",
+            ["install", "--", "-r", "req.txt"],
+            {"req.txt": "./missing-package\n"},
+            codes=(2,),
+            check=contains("looks like an option", where="err"),
+        ),
+        # 5. gent mcp-serve answers what the SDK would drop, and reads JSON strictly
+        Scenario(
+            "mcp-serve-object-id",
+            ["mcp-serve", "s.yaml"],
+            serve,
+            stdin=mcp_lines('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}'),
+            codes=(0,),
+            check=answered(None, -32600),
+        ),
+        Scenario(
+            "mcp-serve-list-id",
+            ["mcp-serve", "s.yaml"],
+            serve,
+            stdin=mcp_lines('{"jsonrpc": "2.0", "id": [7], "method": "ping"}'),
+            codes=(0,),
+            check=answered(None, -32600),
+        ),
+        *(
+            Scenario(
+                f"mcp-serve-{constant}-argument",
+                ["mcp-serve", "s.yaml"],
+                serve,
+                stdin=mcp_lines(
+                    '{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": '
+                    f'"calculator", "arguments": {{"expression": {constant}}}}}}}'
+                ),
+                codes=(0,),
+                check=answered(9, -32602),
+            )
+            for constant in ("NaN", "Infinity", "-Infinity")
+        ),
+        # issue 26: the same failing call stops the run at its third failure
+        Scenario(
+            "repeated-failing-call",
+            ["run", "r.yaml", "x", "--json"],
+            {"r.yaml": scripted(*[f"<action>{failing}</action>"] * 10)},
+            codes=(1,),
+            check=json_result(_stopped("repeated_failure", 3)),
+        ),
+        Scenario(
+            "repeated-failing-call-limit-set",
+            ["run", "r.yaml", "x", "--json", "-o", "limits.max_repeated_failures=2"],
+            {"r.yaml": scripted(*[f"<action>{failing}</action>"] * 10)},
+            codes=(1,),
+            check=json_result(_stopped("repeated_failure", 2)),
+        ),
+    ]
+    return found

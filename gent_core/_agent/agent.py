@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,6 +43,39 @@ __all__ = ["THINKING_GUIDANCE", "Agent"]
 
 def _ignore(event: AgentEvent) -> None:
     del event
+
+
+def _check_run_arguments(
+    task: object, on_event: object, transcript: object, history: object
+) -> None:
+    """Refuse arguments of :meth:`Agent.run` that no run could use, naming the argument:
+    what was given and what is accepted.
+
+    Raises:
+        TypeError: An argument of the wrong type.
+    """
+    if not isinstance(task, str):
+        raise TypeError(f"Agent.run: task must be a string (str), got {type(task).__name__}")
+    if on_event is not None and not callable(on_event):
+        raise TypeError(
+            "Agent.run: on_event must be a function taking each event, or None; got "
+            f"{type(on_event).__name__}"
+        )
+    if transcript is not None and not isinstance(transcript, str | os.PathLike):
+        raise TypeError(
+            "Agent.run: transcript must be a file path (str or pathlib.Path) or None; got "
+            f"{type(transcript).__name__}"
+        )
+    if isinstance(history, str | bytes) or not isinstance(history, Sequence):
+        raise TypeError(
+            f"Agent.run: history must be a list of gent_core.Message, got {type(history).__name__}"
+        )
+    for index, message in enumerate(history):
+        if not isinstance(message, Message):
+            raise TypeError(
+                f"Agent.run: history[{index}] must be a gent_core.Message (Message.user(...), "
+                f"Message.assistant(...)), got {type(message).__name__}"
+            )
 
 
 class Agent:
@@ -338,7 +372,13 @@ class Agent:
             history: Earlier messages of the conversation (no system message), placed
                 between the system prompt and the task. Middleware may rewrite them before
                 each model call (e.g. ``natural`` turns native tool calls into text).
+
+        Raises:
+            TypeError: An argument of the wrong type (a task that is not a ``str``, a
+                history item that is not a :class:`~gent_core.messages.Message`...), naming
+                it; nothing runs.
         """
+        _check_run_arguments(task, on_event, transcript, history)
         return await self._run(
             task,
             on_event if on_event is not None else _ignore,
@@ -373,7 +413,14 @@ class Agent:
             cancellation.cancel(reason)
 
     def run_sync(self, task: str, **options: Any) -> RunResult:
-        """Run :meth:`run` in a new event loop (for scripts and notebooks)."""
+        """Run :meth:`run` in a new event loop (for scripts and notebooks).
+
+        Raises:
+            TypeError: As :meth:`run`, before an event loop is started.
+        """
+        _check_run_arguments(
+            task, options.get("on_event"), options.get("transcript"), options.get("history", ())
+        )
         return asyncio.run(self.run(task, **options))
 
     def run_hooks(self) -> GentPluginManager | None:

@@ -46,10 +46,14 @@ StopReason = Literal[
     "plugin_error",
     "cancelled",
     "tool_stop",
+    "max_model_calls",
+    "repeated_failure",
 ]
 """Why a run ended: only ``"answer"`` is a success. ``"tool_stop"``: a tool asked to stop
 the run after its step (:attr:`ToolResult.stop_run <gent_core.tools.ToolResult.stop_run>`, a
-declared tool with ``stop``); the step's calls are the outcome."""
+declared tool with ``stop``); the step's calls are the outcome. ``"max_model_calls"``: the
+run's model calls, repairs included, reached ``limits.max_model_calls``.
+``"repeated_failure"``: the same call failed ``limits.max_repeated_failures`` times."""
 
 StepOutcome = Literal["action", "answer", "feedback"]
 """What a step did: ran tools, answered, or sent feedback about an unusable output."""

@@ -15,6 +15,10 @@ what was right. Instead, before anything runs, the agent asks for that one call 
    tries again, up to ``limits.max_repairs`` times per call, and then the agent moves on with
    the call as it was (it fails when it runs, and the observation says why).
 
+Every try is a model call, and counts against the run's budget of model calls
+(``limits.max_model_calls``, by default ``max_steps * (1 + max_repairs)``): once it is spent
+no repair is asked for (the calls run as written) and the run stops after the step.
+
 The request and what the model wrote join the conversation (before the observation), and
 each try is recorded in the step (:class:`~gent_core._agent.records.RepairRecord`), so a
 transcript replays it and an evaluation counts repairs.
@@ -73,6 +77,8 @@ class CallRepair:
         stats: The run's statistics (repair model calls are counted there).
         emit: Receives the run's events.
         fire: Calls a lifecycle hook of every plugin (as the run does for each model call).
+        calls_left: Model calls the run may still make (``limits.max_model_calls``); no try
+            is made when none is left.
     """
 
     def __init__(
@@ -83,6 +89,7 @@ class CallRepair:
         stats: RunStats,
         emit: Callable[[AgentEvent], None],
         fire: Callable[..., None],
+        calls_left: Callable[[], int],
     ) -> None:
         self.agent = agent
         self.context = context
@@ -90,6 +97,7 @@ class CallRepair:
         self.stats = stats
         self.emit = emit
         self.fire = fire
+        self.calls_left = calls_left
 
     @property
     def budget(self) -> int:
@@ -98,7 +106,8 @@ class CallRepair:
 
     async def repair_calls(self, record: StepRecord, calls: list[ToolCall]) -> list[ToolCall]:
         """``calls`` with each call that cannot run replaced by the model's repair of it, when
-        one reads and validates within the budget (the others as they were).
+        one reads and validates within the budget (the others as they were). No try is made
+        once the run's model calls are spent (:attr:`calls_left`).
 
         Raises:
             ModelError: When the back end fails during a repair.
@@ -115,6 +124,8 @@ class CallRepair:
                 continue
             tool = tools.get(call.tool)
             for _ in range(self.budget):
+                if self.calls_left() <= 0:
+                    return repaired
                 found = await self._ask(
                     record,
                     position,

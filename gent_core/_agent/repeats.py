@@ -9,6 +9,11 @@ saying what to do instead (:func:`gent_core._agent.feedback.repeat_note`). A cal
 result changed (the time, a file that was written in between) gets a milder note: it may
 have been wanted (a status polled), but the model is reminded that it already had a result
 and may answer.
+
+A model that keeps making the same *failing* call is not helped by more notes: the call that
+fails for the ``limits.max_repeated_failures``-th time (3 by default) in a run, with the same
+tool and arguments, stops the run after its step (stop reason ``repeated_failure``,
+:func:`repeated_failure`), instead of letting it use up every step.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from dataclasses import dataclass
 from gent_core._agent.records import StepRecord, ToolCallRecord
 from gent_core._serialize import to_json_data
 
-__all__ = ["RepeatedCall", "find_repeats"]
+_SHOWN_CHARS = 200
+
+__all__ = ["RepeatedCall", "find_repeats", "repeated_failure", "repeated_failure_message"]
 
 
 @dataclass(frozen=True)
@@ -87,3 +94,44 @@ def find_repeats(earlier_steps: Iterable[StepRecord], step: StepRecord) -> list[
             repeats.append(RepeatedCall(call, before[-1][1], before[-1][0], same_result=False))
         seen.setdefault(key, []).append((step.index, call))
     return repeats
+
+
+def repeated_failure(
+    earlier_steps: Iterable[StepRecord], step: StepRecord, limit: int
+) -> tuple[ToolCallRecord, int] | None:
+    """The first call of ``step`` that failed for the ``limit``-th time (or more) in the run
+    with the same tool and arguments (key order ignored), and how often it failed; ``None``
+    when no call of ``step`` did.
+
+    Args:
+        earlier_steps: The run's steps before ``step`` (replayed ones included).
+        step: The step whose calls just ran.
+        limit: Failures of one call that stop the run (``limits.max_repeated_failures``).
+    """
+    failures: dict[str, int] = {}
+    for done in [*earlier_steps, step]:
+        for call in done.calls:
+            if call.status == "error":
+                key = _key(call)
+                failures[key] = failures.get(key, 0) + 1
+    for call in step.calls:
+        if call.status == "error" and failures[_key(call)] >= limit:
+            return call, failures[_key(call)]
+    return None
+
+
+def _shown(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "..."
+
+
+def repeated_failure_message(call: ToolCallRecord, times: int, limit: int) -> str:
+    """Why the run stopped at a repeated failing call, for people: the call (its arguments
+    shortened), how often it failed, the limit and the last error.
+    """
+    arguments = json.dumps(to_json_data(call.args), ensure_ascii=False, sort_keys=True)
+    return (
+        f"the model made the same failing call {times} times (limit {limit}, "
+        f"limits.max_repeated_failures): {call.tool} {_shown(arguments)}; its error: "
+        f"{_shown(call.error or 'unknown')}"
+    )

@@ -11,7 +11,9 @@ Rules (from the seeds' Go library):
   ``limits.model_timeout``: :mod:`gent_core._agent.streaming`), is never acted on: no call
   runs, no answer is taken, the model is told;
 * every error becomes feedback and the model retries; limits stop the run cleanly: max
-  steps, consecutive unusable outputs, consecutive steps whose tool calls all failed;
+  steps, the model calls of the run (every step's and every repair's:
+  ``limits.max_model_calls``), consecutive unusable outputs, consecutive steps whose tool
+  calls all failed, the same call failing ``limits.max_repeated_failures`` times;
 * a call that repeats an earlier call of the run with the same result gets a note after the
   observation naming that result and saying to use it (:mod:`gent_core._agent.repeats`).
 """
@@ -47,7 +49,11 @@ from gent_core._agent.records import (
     recorded_output,
 )
 from gent_core._agent.repair import CallRepair
-from gent_core._agent.repeats import find_repeats
+from gent_core._agent.repeats import (
+    find_repeats,
+    repeated_failure,
+    repeated_failure_message,
+)
 from gent_core._agent.replay import step_messages
 from gent_core._agent.streaming import (
     CUT_OFF_FINISH_REASONS,
@@ -151,9 +157,13 @@ class AgentRun:
         self.tool_errors = 0
         self.stopping_tools: list[str] = []
         """Tools whose results asked to stop the run after the current step."""
-        self.repair = CallRepair(agent, context, self.messages, self.stats, emit, self._fire)
+        self.repair = CallRepair(
+            agent, context, self.messages, self.stats, emit, self._fire, self.model_calls_left
+        )
         for step in self.steps:
             self._replay(step)
+        self._replayed_calls = sum(1 + len(step.repairs) for step in self.steps)
+        """Model calls the replayed steps made (each step's and its repairs')."""
 
     # ------------------------------------------------------------------ history
 
@@ -173,6 +183,13 @@ class AgentRun:
         elif step.outcome == "action":
             self.format_errors = 0
             self.tool_errors = self.tool_errors + 1 if step.all_calls_failed else 0
+
+    def model_calls_left(self) -> int:
+        """Model calls the run may still make (``limits.max_model_calls``): the budget less
+        every call made, replayed steps' and repairs' included.
+        """
+        made = self._replayed_calls + len(self.stats.model_calls)
+        return self.context.limits.model_call_budget() - made
 
     # ------------------------------------------------------------------ the loop
 
@@ -215,6 +232,9 @@ class AgentRun:
                     f"the run was cancelled: {self.context.cancellation.reason}",
                 )
                 break
+            if self.model_calls_left() <= 0:
+                reason, message = "max_model_calls", self._budget_spent()
+                break
             try:
                 record = await self._step(len(self.steps) + 1)
             except ModelError as error:
@@ -242,6 +262,15 @@ class AgentRun:
         self.stats.total_seconds += time.perf_counter() - started
         return RunResult(answer, reason, message, self.steps, self.stats, self.task)
 
+    def _budget_spent(self) -> str:
+        """Why the run stopped at its model-call budget, for people."""
+        budget = self.context.limits.model_call_budget()
+        repairs = sum(len(step.repairs) for step in self.steps)
+        return (
+            f"the run made its limit of {budget} model calls without an answer "
+            f"({len(self.steps)} steps and {repairs} repairs; limits.max_model_calls)"
+        )
+
     def stop_reason(self, record: StepRecord) -> tuple[StopReason, str] | None:
         """Whether the run stops after the step ``record`` (just counted), and why: it
         answered, a tool asked to stop, or a limit of consecutive errors was reached. Pure:
@@ -255,6 +284,13 @@ class AgentRun:
             return "tool_stop", (
                 f"the run stopped after step {record.index}: {names} asked to stop it "
                 "(its calls are recorded in that step)"
+            )
+        earlier = [step for step in self.steps if step is not record]
+        repeated = repeated_failure(earlier, record, limits.max_repeated_failures)
+        if repeated is not None:
+            call, times = repeated
+            return "repeated_failure", repeated_failure_message(
+                call, times, limits.max_repeated_failures
             )
         if self.format_errors >= limits.max_consecutive_format_errors:
             return "format_errors", (
@@ -551,7 +587,8 @@ class AgentRun:
                     args=dict(call.args),
                     status=outcome.status,
                     output=output,
-                    error=error.model_message if error is not None else None,
+                    # An error is recorded within the bound of an output, cut with a note.
+                    error=truncate_output(error.model_message, limit) if error else None,
                     output_chars=chars,
                 )
             )

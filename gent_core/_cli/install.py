@@ -3,8 +3,10 @@
 pip runs as ``sys.executable -m pip install`` (see :mod:`gent_core._cli.pip`), so a gent
 installed with pipx gains plugins in its own environment. The options are pip's, passed
 through as ``llm install`` passes them: ``-U/--upgrade``, ``-e/--editable PATH``,
-``--force-reinstall``, ``--no-cache-dir``, ``--pre``. Afterwards the plugins that are new (or
-changed version) are listed with what they supply, as ``gent plugins`` shows them.
+``--force-reinstall``, ``--no-cache-dir``, ``--pre``; no other option reaches pip: a NAME or
+an editable PATH starting with ``-`` (``gent install -- --target=DIR PKG``, ``-- -r FILE``) is
+refused before pip runs, as ``gent uninstall`` refuses it. Afterwards the plugins that are new
+(or changed version) are listed with what they supply, as ``gent plugins`` shows them.
 
 Exit codes: pip's (0 installed); 2 bad usage or no pip in gent's environment.
 """
@@ -18,7 +20,7 @@ from gent_core._cli.helpformat import HelpFormatter
 from gent_core._cli.output import Output
 from gent_core.errors import GentError
 
-__all__ = ["add_arguments", "pip_arguments", "run"]
+__all__ = ["add_arguments", "check_names", "pip_arguments", "run"]
 
 COMMAND = "gent install"
 
@@ -80,6 +82,22 @@ def pip_arguments(args: argparse.Namespace) -> list[str]:
     return [*arguments, *args.names]
 
 
+def check_names(args: argparse.Namespace) -> None:
+    """Refuse a NAME or an editable PATH that pip would read as an option.
+
+    Raises:
+        UsageError: Naming it, and saying what is accepted (nothing was installed).
+    """
+    for name in [*args.names, *args.editable]:
+        if name.startswith("-"):
+            raise UsageError(
+                f"{name!r} looks like an option; {COMMAND} passes only its own options to pip "
+                "(-U, -e, --force-reinstall, --no-cache-dir, --pre): give package names, "
+                "wheels or project folders (write a folder starting with '-' as ./-name); "
+                "nothing was installed"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run pip install; list the plugins it added."""
     from gent_core._cli.pip import installed_entry_points, pip_command, plugins_now, run_pip
@@ -90,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not args.names and not args.editable:
             raise UsageError("name at least one package to install (or -e PATH)")
+        check_names(args)
         before = installed_entry_points()
         code = run_pip(pip_command("install", pip_arguments(args), quiet=quiet))
         if code != 0:

@@ -29,6 +29,7 @@ __all__ = [
     "installed_entry_points",
     "pip_command",
     "plugins_now",
+    "protected_distributions",
     "requirement_name",
     "run_pip",
 ]
@@ -47,6 +48,63 @@ def canonical_name(name: str) -> str:
 def requirement_name(requirement: str) -> str:
     """The distribution name of a requirement (``gent-mcp>=0.1`` -> ``gent-mcp``)."""
     return canonical_name(_NAME_END.split(requirement.strip(), maxsplit=1)[0])
+
+
+def _needed_here(requirement: str) -> bool:
+    """Whether a requirement line of a distribution's metadata applies in this environment:
+    not one of an extra's, and its marker (when ``packaging`` is there to read it) true.
+    A marker that cannot be read counts as true: the requirement is kept.
+    """
+    _, _, marker = requirement.partition(";")
+    marker = marker.strip()
+    if not marker:
+        return True
+    if "extra" in marker:
+        return False
+    try:
+        from packaging.markers import Marker
+    except ImportError:  # pragma: no cover - packaging is nearly always there
+        return True
+    try:
+        return bool(Marker(marker).evaluate())
+    except Exception:  # noqa: BLE001 - an unreadable marker: keep the requirement
+        return True
+
+
+def protected_distributions() -> dict[str, str]:
+    """The distributions ``gent uninstall`` refuses to remove, each with the reason: gent-core
+    itself, what it requires to run, transitively (read from the installed metadata: the
+    requirements that apply in this environment, extras left out), and pip, which ``gent
+    install`` and ``gent uninstall`` run.
+
+    Returns:
+        ``{canonical name: why it is needed}`` (``"gent-core requires it, so ..."``).
+    """
+    from importlib import metadata
+
+    protected = {
+        GENT_DISTRIBUTION: "it is gent itself, and this command would remove the program running it"
+    }
+    queue = [GENT_DISTRIBUTION]
+    while queue:
+        name = queue.pop(0)
+        try:
+            requirements = metadata.requires(name) or []
+        except (metadata.PackageNotFoundError, ValueError):
+            continue
+        for requirement in requirements:
+            dependency = requirement_name(requirement)
+            if dependency in protected or not _needed_here(requirement):
+                continue
+            via = "" if name == GENT_DISTRIBUTION else f" (through {name})"
+            protected[dependency] = (
+                f"gent-core requires it{via}, so removing it would break every gent command"
+            )
+            queue.append(dependency)
+    protected.setdefault(
+        "pip", "gent install and gent uninstall run it, so removing it would break them"
+    )
+    return protected
 
 
 def pip_command(subcommand: str, arguments: Sequence[str], *, quiet: bool = False) -> list[str]:

@@ -5,7 +5,10 @@ Each NAME is a distribution (``gent-mcp``), a plugin's name as ``gent plugins`` 
 refused before pip runs: a name that is neither installed nor an installed plugin's, a path
 that is not a wheel, and anything starting with ``-`` (so nothing reaches pip as an option,
 ``-r req.txt`` included). gent-core itself is refused, whichever way it is named: removing it
-would remove the command that runs (uninstall gent with the tool that installed it).
+would remove the command that runs (uninstall gent with the tool that installed it); so is
+what it needs to run (its requirements, transitively: ``pluggy``, ``pydantic``,
+``pydantic-core``...) and ``pip``, which ``gent install`` needs
+(:func:`~gent_core._cli.pip.protected_distributions`).
 
 pip runs as ``sys.executable -m pip uninstall [--yes] -- DISTRIBUTION...`` (see
 :mod:`gent_core._cli.pip`); ``-y/--yes`` skips pip's confirmation.
@@ -45,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Uninstall packages (gent plugins) with pip from the environment gent runs in: "
         "distributions, plugins by the name gent plugins shows, or wheel files. gent-core "
-        "itself is refused."
+        "itself, what it needs to run, and pip are refused."
     )
     parser.epilog = _EXAMPLES
     parser.formatter_class = HelpFormatter
@@ -126,9 +129,9 @@ def distribution_to_remove(name: str) -> tuple[str, str | None]:
 def run(args: argparse.Namespace) -> int:
     """Run pip uninstall on the distributions the names stand for; say which plugins are gone."""
     from gent_core._cli.pip import (
-        GENT_DISTRIBUTION,
         installed_entry_points,
         pip_command,
+        protected_distributions,
         run_pip,
     )
 
@@ -137,15 +140,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         distributions: list[str] = []
         notes: list[str] = []
+        protected = protected_distributions()
         for name in args.names:
             distribution, note = distribution_to_remove(name)
-            if distribution == GENT_DISTRIBUTION:
+            if distribution in protected:
                 named = f" ({note})" if note else ""
                 raise UsageError(
-                    f"refusing to uninstall {GENT_DISTRIBUTION}{named}: it is gent itself, and "
-                    "this command would remove the program running it. Uninstall gent with the "
-                    "tool that installed it (pipx uninstall gent-core, or pip uninstall "
-                    "gent-core); nothing was removed"
+                    f"refusing to uninstall {distribution}{named}: {protected[distribution]}. "
+                    "Uninstall gent with the tool that installed it (pipx uninstall gent-core, "
+                    "or pip uninstall gent-core); nothing was removed"
                 )
             if note is not None:
                 notes.append(f"{note}: removing {distribution}")

@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gent_core._config.secrets import Redactor, redact_value
+from gent_core._limit_rules import COUNT, SECONDS, TRIES
 from gent_core._observation import resolve_real
 from gent_core.context import Limits
 
@@ -55,8 +56,12 @@ def _no_bool(value: Any) -> Any:
     return value
 
 
-_Count = Annotated[int, Field(ge=1), BeforeValidator(_no_bool)]
-_Seconds = Annotated[float, Field(gt=0), BeforeValidator(_no_bool)]
+_Count = Annotated[int, Field(**COUNT.bounds()), BeforeValidator(_no_bool)]
+_Tries = Annotated[int, Field(**TRIES.bounds()), BeforeValidator(_no_bool)]
+_Seconds = Annotated[float, Field(**SECONDS.bounds()), BeforeValidator(_no_bool)]
+"""The bounds of ``max_steps``, ``timeouts:`` and ``limits:``: the rules
+:class:`~gent_core.context.Limits` checks (:mod:`gent_core._limit_rules`), so a config and
+``Limits(...)`` accept the same values."""
 
 
 ACCEPTED_SPEC = "a plugin name or a mapping {name: ..., <options>}"
@@ -397,6 +402,10 @@ class LimitsConfig(BaseModel):
             longer fit are removed.
         max_repairs: Tries the model gets at writing a failed call again (one that did not
             parse or validate) before the agent moves on; 0 for none.
+        max_model_calls: Model calls allowed in one run, the repairs' included; ``None``
+            for ``max_steps * (1 + max_repairs)``. The run stops when they are spent.
+        max_repeated_failures: Times the model may make the same failing call (the same
+            tool and arguments) in one run; the call that reaches it stops the run.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -408,7 +417,9 @@ class LimitsConfig(BaseModel):
     max_recorded_output_chars: _Count = _LIMITS.max_recorded_output_chars
     max_calls_per_action: _Count = _LIMITS.max_calls_per_action
     max_clipboard_chars: _Count = _LIMITS.max_clipboard_chars
-    max_repairs: Annotated[int, Field(ge=0), BeforeValidator(_no_bool)] = _LIMITS.max_repairs
+    max_repairs: _Tries = _LIMITS.max_repairs
+    max_model_calls: _Count | None = _LIMITS.max_model_calls
+    max_repeated_failures: _Count = _LIMITS.max_repeated_failures
 
 
 def _expand_home(path: Path) -> Path:
@@ -446,7 +457,8 @@ class AgentConfig(_Redacting):
         allow_writes: Whether tools that change files or other state (``write_file``,
             ``edit_file``...) may be configured. Off by default.
         thinking: Whether the model is asked for a thinking section before acting.
-        max_steps: Model calls allowed in one run.
+        max_steps: Steps allowed in one run (a step is one model call, plus the calls that
+            repair its tool calls; ``limits.max_model_calls`` bounds them all).
         timeouts: Tool and model timeouts.
         limits: Error and output-size limits.
         working_directory: The directory tools work in; a relative path is resolved against

@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.messages",
             "gent_core._openai_messages",
             "gent_core._regexes",
+            "gent_core._limit_rules",
             "gent_core._pydantic_patterns",
             "gent_core._serialize",
             "gent_core._bounded",

@@ -31,7 +31,13 @@ def test_an_agent_by_plugin_name_runs_on_the_local_model(tmp_path: Path) -> None
     assert type(agent.model).__name__ == "LlamaCppModel"
     assert "word_count(text: string" in agent.system_prompt()
     result = agent.run_sync("How many words are in 'to be or not to be'?")
-    assert result.stop_reason in {"answer", "max_steps", "tool_errors"}, result.message
+    assert result.stop_reason in {
+        "answer",
+        "max_steps",
+        "max_model_calls",
+        "tool_errors",
+        "repeated_failure",
+    }, result.message
     assert result.steps, "no model call was made"
     # The grammar built from these parts holds every step to an action or an answer...
     assert all(step.outcome in {"action", "answer"} for step in result.steps), [

@@ -189,4 +189,11 @@ def test_agents_configured_with_them_run_on_the_local_model(
         if first["outcome"] == "action":
             assert [call["tool"] for call in first["calls"]] == ["calculator"], first
             assert first["calls"][0]["status"] == "success", first
-    assert result["stop_reason"] in ("answer", "max_steps", "format_errors", "tool_errors")
+    assert result["stop_reason"] in (
+        "answer",
+        "max_steps",
+        "max_model_calls",
+        "format_errors",
+        "tool_errors",
+        "repeated_failure",
+    )

@@ -6,13 +6,17 @@ surrogate in a tool's output) ends its writer, and with it the server for every 
 :func:`checked_stdio_server` wraps the SDK's stdio server (which keeps stdout for the protocol
 alone) on both sides:
 
-* each line is first read by the SDK's parser; a line it refuses is answered here when it is
-  a request (JSON-RPC answers neither notifications nor responses):
+* each line is first read as strict JSON, then by the SDK's parser; a line either refuses is
+  answered here when it is a request (JSON-RPC answers neither notifications nor responses):
 
   - not JSON at all: ``-32700`` (parse error);
+  - a request (a ``method`` and an ``id``) whose id is neither a string nor an integer (an
+    object, a list, ``null``, ``1.5``: the SDK would take it for a notification and
+    never answer): ``-32600`` (invalid request) with the id ``null``;
   - params holding a value JSON-RPC cannot carry to a tool — an integer of more than
     :data:`~gent_core._serialize.MAX_INT_DIGITS` digits, a lone surrogate (``"\ud800"``), a
-    number out of range: ``-32602`` (invalid params), naming where;
+    number out of range, ``NaN`` or ``Infinity`` (the SDK's parser reads them, but JSON from
+    outside is strict JSON): ``-32602`` (invalid params), naming where;
   - anything else that is not a JSON-RPC request: ``-32600`` (invalid request);
 
   the answer carries the request's id when it can be read (a string, or an integer of at
@@ -65,8 +69,11 @@ def _integer(text: str) -> int | _HugeInteger:
     return _HugeInteger(digits) if digits > MAX_INT_DIGITS else int(text)
 
 
-def _constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
+@dataclass(frozen=True)
+class _NotJSON:
+    """``NaN``, ``Infinity`` or ``-Infinity``, which Python's parser reads but JSON has not."""
+
+    name: str
 
 
 def _where(path: tuple[str | int, ...]) -> str:
@@ -83,6 +90,8 @@ def _value_problem(value: Any, path: tuple[str | int, ...]) -> str | None:
                 f"{_where(where)} is an integer of {item.digits} digits; at most "
                 f"{MAX_INT_DIGITS} digits are accepted (send it as a string)"
             )
+        if isinstance(item, _NotJSON):
+            return f"{_where(where)} is {item.name}, which is not JSON (send a finite number)"
         if isinstance(item, float) and not math.isfinite(item):
             return f"{_where(where)} is a number out of range (send a finite number)"
         if isinstance(item, str) and (found := _LONE_SURROGATE.search(item)) is not None:
@@ -107,6 +116,25 @@ def _readable_id(value: Any) -> int | str | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     return None
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, in words (for an id that is not one)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, _HugeInteger):
+        return f"an integer of {value.digits} digits"
+    if isinstance(value, _NotJSON):
+        return value.name
+    kinds = {
+        dict: "an object",
+        list: "a list",
+        float: "a number that is not an integer",
+        str: "invalid text",
+    }
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _shown(line: str) -> str:
@@ -141,21 +169,41 @@ def refusal(line: str) -> Refusal | None:
     import mcp_types
     from mcp_types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
 
+    constants: list[str] = []
+
+    def constant(name: str) -> _NotJSON:
+        constants.append(name)
+        return _NotJSON(name)
+
     try:
-        mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError as error:
-        sdk_problem = str(error).splitlines()
-        detail = sdk_problem[1].strip() if len(sdk_problem) > 1 else str(error)
-    else:
-        return None
-    try:
-        data = json.loads(line, parse_int=_integer, parse_constant=_constant)
+        data = json.loads(line, parse_int=_integer, parse_constant=constant)
     except (ValueError, RecursionError) as error:
         reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
         if isinstance(error, RecursionError):
             reason = "it is nested too deeply"
         message = f"Parse error: the message is not JSON ({reason})"
         return Refusal(_error(None, PARSE_ERROR, message), f"{message}: {_shown(line)}")
+    if (
+        isinstance(data, dict)
+        and "method" in data
+        and "id" in data
+        and _readable_id(data["id"]) is None
+    ):
+        message = (
+            "Invalid Request: the id of a request must be a string or an integer, got "
+            f"{_kind(data['id'])}"
+        )
+        return Refusal(_error(None, INVALID_REQUEST, message), f"{message}: {_shown(line)}")
+    if constants:  # the SDK's parser reads NaN and Infinity; strict JSON does not
+        detail = f"{constants[0]} is not a JSON value"
+    else:
+        try:
+            mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError as error:
+            sdk_problem = str(error).splitlines()
+            detail = sdk_problem[1].strip() if len(sdk_problem) > 1 else str(error)
+        else:
+            return None
     if not isinstance(data, dict):
         message = "Invalid Request: a message must be one JSON object"
         return Refusal(_error(None, INVALID_REQUEST, message), f"{message}: {_shown(line)}")

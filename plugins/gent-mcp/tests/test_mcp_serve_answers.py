@@ -184,3 +184,61 @@ def test_a_result_json_cannot_hold_is_an_internal_error_for_that_call(wire: Wire
     assert answer["error"]["code"] == -32603
     assert "the result could not be written as JSON" in answer["error"]["message"]
     still_serving(wire, 32)
+
+
+def test_a_request_whose_id_is_an_object_gets_invalid_request_with_id_null(wire: Wire) -> None:
+    """The SDK took it for a notification and never answered (issue 24, section 5)."""
+    wire.send_line('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}')
+    answer = wire.receive()
+    assert answer["id"] is None
+    assert answer["error"]["code"] == -32600
+    assert answer["error"]["message"] == (
+        "Invalid Request: the id of a request must be a string or an integer, got an object"
+    )
+    still_serving(wire, 41)
+
+
+@pytest.mark.parametrize(
+    ("request_id", "kind"),
+    [("[1]", "a list"), ("null", "null"), ("true", "a boolean"), ("1.5", "a number that is not")],
+)
+def test_other_ids_no_response_can_carry_get_invalid_request(
+    wire: Wire, request_id: str, kind: str
+) -> None:
+    wire.send_line(f'{{"jsonrpc": "2.0", "id": {request_id}, "method": "tools/list"}}')
+    answer = wire.receive()
+    assert (answer["id"], answer["error"]["code"]) == (None, -32600)
+    assert f"got {kind}" in answer["error"]["message"]
+    still_serving(wire, 42)
+
+
+def test_nan_in_arguments_is_refused_as_not_json_naming_where(wire: Wire) -> None:
+    """The SDK's parser reads NaN; JSON from outside is strict (docs/limits.md)."""
+    wire.send_line(
+        '{"jsonrpc": "2.0", "id": 51, "method": "tools/call", "params": {"name": "calculator", '
+        '"arguments": {"expression": NaN}}}'
+    )
+    answer = wire.receive()
+    assert answer["id"] == 51
+    assert answer["error"]["code"] == -32602
+    assert answer["error"]["message"] == (
+        "Invalid params: params.arguments.expression is NaN, which is not JSON (send a finite "
+        "number)"
+    )
+    still_serving(wire, 52)
+
+
+@pytest.mark.parametrize("constant", ["Infinity", "-Infinity"])
+def test_infinity_anywhere_in_a_request_is_refused(wire: Wire, constant: str) -> None:
+    wire.send_line(
+        '{"jsonrpc": "2.0", "id": 53, "method": "tools/call", "params": {"name": "calculator", '
+        f'"arguments": {{"expression": "1"}}, "_meta": {{"n": [{constant}]}}}}}}'
+    )
+    answer = wire.receive()
+    assert (answer["id"], answer["error"]["code"]) == (53, -32602)
+    assert f"params._meta.n[0] is {constant}, which is not JSON" in answer["error"]["message"]
+    wire.send_line(f'{{"jsonrpc": "2.0", "id": 54, "method": "ping", "x": {constant}}}')
+    answer = wire.receive()
+    assert (answer["id"], answer["error"]["code"]) == (54, -32600)
+    assert f"is {constant}, which is not JSON" in answer["error"]["message"]
+    still_serving(wire, 55)

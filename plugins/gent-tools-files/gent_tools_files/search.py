@@ -12,14 +12,16 @@ followed), FIFOs, sockets, devices and unreadable files are skipped and counted 
 CPU-safe regular expressions: patterns go through the core's bounded helper
 (:mod:`gent_core._regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
 timeout and releases the GIL while it matches). The engine has
-no step budget, so its time is the one bound in seconds, a safety net: the matching in one
-call may take ``time_limit`` seconds in all (reading and walking do not count), so a pattern
-that backtracks catastrophically (such as ``(a|aa)+$``) is stopped there and the answer says
-the results are partial and why; while it runs the other tools and the agent loop keep
-going. Files are searched a chunk of whole lines at a time (fast: the engine scans
-the chunk, and only lines with a match are looked at one by one); each reported line is
-checked on its own, so a match must lie within one line (``^`` and ``$`` anchor a line;
-``\A`` and ``\Z`` do not).
+no step budget, so its time is the one bound in seconds, a safety net, of two lengths: one
+match (the pattern on one chunk of lines, or on one line) may take the deadline of every
+pattern gent did not write (:func:`~gent_core.toolkit.pattern_timeout`: 1 s, or
+``GENT_PATTERN_TIMEOUT``), and the matching in one call ``time_limit`` seconds in all
+(reading and walking do not count). A pattern that backtracks catastrophically (such as
+``(a|aa)+$``) is stopped at the first of them, and the answer says the results are partial
+and why; while it runs the other tools and the agent loop keep going. Files are searched a
+chunk of whole lines at a time (fast: the engine scans the chunk, and only lines with a match
+are looked at one by one); each reported line is checked on its own, so a match must lie
+within one line (``^`` and ``$`` anchor a line; ``\A`` and ``\Z`` do not).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from gent_core.toolkit import (
     Target,
     Workspace,
     compile_pattern,
+    pattern_timeout,
 )
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
@@ -89,6 +92,8 @@ class SearchTextOptions(FileToolOptions):
         max_bytes: Bytes of files read at most in one call.
         time_limit: Seconds the regular expression engine may spend matching in one call (a
             safety net against catastrophic backtracking; reading and walking do not count).
+            Each match is held to the shorter deadline of every pattern gent did not write
+            (1 s, ``GENT_PATTERN_TIMEOUT``).
         max_line_chars: Characters of a matching line shown at most.
         skip_dirs: Directory names a search does not enter unless given as the path.
     """
@@ -108,6 +113,7 @@ class _Search:
     compiled: BoundedPattern
     check: Callable[[], None]  # raises when the run is cancelled
     time_limit: float  # seconds of matching in all
+    match_deadline: float  # seconds of one match (the process-wide pattern deadline)
     bytes_left: int
     max_matches: int
     max_line_chars: int
@@ -119,6 +125,7 @@ class _Search:
     skipped: dict[str, list[str]] = field(default_factory=dict)
     stopped: str | None = None  # "matches", "files", "bytes", "entries" or "time"
     slow_file: str | None = None
+    slow_match: float | None = None  # the deadline one match ran out of, if not time_limit
 
     def skip(self, reason: str, path: str) -> None:
         self.skipped.setdefault(reason, []).append(path)
@@ -197,11 +204,14 @@ class _Search:
             _OutOfTime: The engine used up the time bound (on this file, noted).
         """
         left = max(self.time_limit - self.matching_seconds, 0.001)
+        deadline = min(left, self.match_deadline)
         started = time.perf_counter()
         try:
-            return self.compiled.search(text, position, timeout=left)
+            return self.compiled.search(text, position, timeout=deadline)
         except PatternTimeoutError:
             self.slow_file = shown
+            if deadline < left:
+                self.slow_match = deadline
             raise _OutOfTime from None
         finally:
             self.matching_seconds += time.perf_counter() - started
@@ -291,6 +301,7 @@ class SearchText(FileTool):
             compiled,
             check=cancellation.raise_if_cancelled,
             time_limit=self.options.time_limit,
+            match_deadline=pattern_timeout(),
             bytes_left=self.options.max_bytes,
             max_matches=self.options.max_matches,
             max_line_chars=self.options.max_line_chars,
@@ -455,6 +466,13 @@ class SearchText(FileTool):
             ]
         if search.stopped != "time":
             return []
+        if search.slow_match is not None:
+            return [
+                f"stopped: matching the pattern in {search.slow_file} took longer than "
+                f"{search.slow_match:g} s (the deadline of one match, GENT_PATTERN_TIMEOUT); "
+                "results are partial; it may backtrack catastrophically: avoid nested "
+                "repetition such as (a+)+ or (a|aa)*"
+            ]
         note = (
             f"stopped at the {self.options.time_limit:g} s bound on matching time; results are "
             "partial"

@@ -19,6 +19,7 @@ from gent_tools_files.text import CHUNK_BYTES
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError
 from gent_core.testing import run_tool, run_tool_sync
+from gent_core.toolkit import set_pattern_timeout
 from gent_core.tools import ToolResult
 
 T = TypeVar("T")
@@ -238,6 +239,35 @@ def test_a_catastrophic_pattern_is_stopped_at_the_time_bound_without_holding_the
     # matching thread about as often as beside a sleeping one (counted turns, side by side, so
     # a busy machine slows both alike); an engine holding the GIL leaves it about 2 of 100.
     assert matching > free / 5, (matching, free)
+
+
+def test_one_match_is_held_to_the_pattern_deadline_of_limits_md(run: Run, work: Path) -> None:
+    """docs/limits.md: every pattern gent did not write, search_text's included, matches
+    within GENT_PATTERN_TIMEOUT (1 s); the tool's 10 s time_limit bounds a whole call. A
+    short deadline stops the catastrophic match long before time_limit (issue 24, section 4).
+    """
+    (work / "a-fine.txt").write_text("aaa\n")  # searched first: sorted paths
+    (work / "evil.txt").write_text("a" * 40 + "!\n")
+    set_pattern_timeout(0.05)
+    try:
+        result = run(SearchText(time_limit=3600), {"pattern": "(a|aa)+$", "regex": True})
+    finally:
+        set_pattern_timeout(None)
+    assert "a-fine.txt:1: aaa" in result.output
+    assert (
+        "stopped: matching the pattern in evil.txt took longer than 0.05 s (the deadline of "
+        "one match, GENT_PATTERN_TIMEOUT); results are partial"
+    ) in result.output
+
+
+def test_the_pattern_deadline_comes_from_the_environment_too(
+    run: Run, work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (work / "evil.txt").write_text("b" * 30 + "a" * 40 + "!\n")
+    monkeypatch.setenv("GENT_PATTERN_TIMEOUT", "0.04")
+    result = run(SearchText(), {"pattern": "(a|aa)+$", "regex": True})
+    assert "took longer than 0.04 s (the deadline of one match" in result.output
+    assert "bound on matching time" not in result.output  # not the 10 s of the whole call
 
 
 def test_cancellation_stops_a_search(tree: Path) -> None:

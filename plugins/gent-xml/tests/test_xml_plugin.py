@@ -54,6 +54,6 @@ def test_readme_python_blocks_run() -> None:
 
 def test_docs_python_blocks_about_xml_run() -> None:
     blocks = [b for b in python_blocks(DOCS.read_text(encoding="utf-8")) if "gent_xml" in b]
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     for block in blocks:
         exec(compile(block, str(DOCS), "exec"), {})

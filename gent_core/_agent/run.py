@@ -201,9 +201,12 @@ class AgentRun:
         ``cancelled``, when a ``KeyboardInterrupt`` or the task's cancellation interrupts
         the run, before the interruption goes on).
         """
+        started = time.perf_counter()
         try:
             result = await self._run_steps()
         except (KeyboardInterrupt, asyncio.CancelledError):
+            # _run_steps adds its time when it returns; an interrupted run has run too.
+            self.stats.total_seconds += time.perf_counter() - started
             interrupted = RunResult(
                 None, "cancelled", "the run was interrupted", self.steps, self.stats, self.task
             )

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gent_core.testing import PluginSandbox
 from tests.cli.history_plugin import Spy
 from tests.history.conftest import gent, halting, logs_json
 
@@ -50,3 +51,31 @@ def test_an_interrupted_gent_run_is_logged_with_the_time_it_ran(
     seconds = _end_stats(capsys, run["id"])["seconds"]
     assert run["stop_reason"] == "cancelled"
     assert run["seconds"] == seconds["total"] >= seconds["model"] + seconds["tools"] > 0
+
+
+def test_an_interrupted_runs_result_holds_the_time_it_ran(
+    spy: Spy,
+    installed: PluginSandbox,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # variant: what the loop itself reports to gent_run_finished (observers, gent-otel), not
+    # only what the history measured around it
+    from gent_core import hookimpl
+    from gent_core.context import ExecutionContext
+
+    finished: list[Any] = []
+
+    class Observer:
+        @hookimpl
+        def gent_run_finished(self, result: Any, context: ExecutionContext) -> None:
+            finished.append(result)
+
+    installed.register(Observer(), "observer")
+    agent = halting(tmp_path / "agent.yaml", "ctrl_c")
+    assert gent(capsys, "run", agent, "Long task", "-q")[0] == 130
+    (result,) = finished
+    assert result.stop_reason == "cancelled"
+    stats = result.stats
+    assert stats.total_seconds >= stats.model_seconds + stats.tool_seconds > 0

@@ -46,7 +46,7 @@ def free_port() -> int:
 @contextlib.contextmanager
 def llama_server(n_ctx: int = 8192, threads: int | None = None) -> Iterator[str]:
     """Start ``python -m llama_cpp.server`` on the bundled model; yield its ``.../v1`` URL."""
-    from gent_llamacpp.model_file import model_file
+    from gent_llamacpp.bundled_model import model_file
 
     port = free_port()
     threads = threads or os.cpu_count() or 1
@@ -90,7 +90,7 @@ def llama_cpp_server(
     slots (continuous batching: one decode step serves every active request); yield its
     ``.../v1`` URL. Every slot gets ``n_ctx_per_slot`` tokens of context. For the completions
     API: the model file carries no chat template."""
-    from gent_llamacpp.model_file import model_file
+    from gent_llamacpp.bundled_model import model_file
 
     port = free_port()
     threads = threads or os.cpu_count() or 1

@@ -78,7 +78,7 @@ class Environment:
 
 @pytest.fixture(scope="module")
 def environment(tmp_path_factory: pytest.TempPathFactory) -> Environment:
-    from gent_llamacpp.model_file import model_file
+    from gent_llamacpp.bundled_model import model_file
 
     root = tmp_path_factory.mktemp("third-party")
     acme = write_plugin_project(root, "gent-acme", SOURCE, entry_point="acme")

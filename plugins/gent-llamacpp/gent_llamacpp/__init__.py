@@ -10,7 +10,7 @@ __all__ = ["LlamaCppModel", "LlamaCppOptions", "model_file"]
 
 if TYPE_CHECKING:
     from gent_llamacpp.model import LlamaCppModel
-    from gent_llamacpp.model_file import model_file
+    from gent_llamacpp.bundled_model import model_file
     from gent_llamacpp.options import LlamaCppOptions
 
 
@@ -20,7 +20,7 @@ def __getattr__(name: str) -> Any:
 
         return LlamaCppModel
     if name == "model_file":
-        from gent_llamacpp.model_file import model_file
+        from gent_llamacpp.bundled_model import model_file
 
         return model_file
     if name == "LlamaCppOptions":

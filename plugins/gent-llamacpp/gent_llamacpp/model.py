@@ -123,7 +123,7 @@ class LlamaCppModel(Model):
 
             binding = resolve_binding(self.options.binding)
             if self._path is None:
-                from gent_llamacpp.model_file import model_file
+                from gent_llamacpp.bundled_model import model_file
 
                 self._path = str(model_file())
             if not os.path.isfile(self._path):

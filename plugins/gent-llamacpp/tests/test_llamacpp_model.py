@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from gent_llamacpp.engine import BINDINGS, PROMPT_BATCH
 from gent_llamacpp.model import MAX_CHUNKS_AHEAD, LlamaCppModel
-from gent_llamacpp.model_file import model_file
+from gent_llamacpp.bundled_model import model_file
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
 
 from gent_core.messages import Message
@@ -267,3 +267,12 @@ def test_cancelling_stops_a_long_prompt_between_batches(
     # the model is usable again at once, and the cancelled prompt left nothing behind
     response = complete(model, ModelRequest([Message.user("Say hi.")], max_tokens=3))
     assert response.usage.output_tokens
+
+
+def test_model_file_from_the_package_is_the_function() -> None:
+    # the function was shadowed by its own module once that module was imported
+    import gent_llamacpp
+    import gent_llamacpp.bundled_model
+
+    assert gent_llamacpp.model_file is gent_llamacpp.bundled_model.model_file
+    assert callable(gent_llamacpp.model_file)

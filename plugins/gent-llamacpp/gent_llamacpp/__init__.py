@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 __all__ = ["LlamaCppModel", "LlamaCppOptions", "model_file"]
 
 if TYPE_CHECKING:
-    from gent_llamacpp.model import LlamaCppModel
     from gent_llamacpp.bundled_model import model_file
+    from gent_llamacpp.model import LlamaCppModel
     from gent_llamacpp.options import LlamaCppOptions
 
 

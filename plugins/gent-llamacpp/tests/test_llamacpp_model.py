@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gent_llamacpp.bundled_model import model_file
 from gent_llamacpp.engine import BINDINGS, PROMPT_BATCH
 from gent_llamacpp.model import MAX_CHUNKS_AHEAD, LlamaCppModel
-from gent_llamacpp.bundled_model import model_file
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
 
 from gent_core.messages import Message

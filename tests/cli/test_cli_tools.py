@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gent_tools_basic.calculator import EXAMPLES as calculator_examples
+from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 
 from gent_core._cli.main import main
 from gent_core.testing import PluginSandbox
@@ -52,7 +52,7 @@ def test_json_lists_the_full_schema(
 def test_two_plugins_supplying_one_name_are_listed_qualified(
     installed: PluginSandbox, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gent_tools_basic.calculator import calculator
+    from gent_tools_basic.calculator_tool import calculator
 
     from gent_core import hookimpl
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from gent_tools_basic.calculator import calculator, compute
+from gent_tools_basic.calculator_tool import calculator, compute
 
 from gent_core._cli.main import main
 from gent_core._grammar import check_gbnf

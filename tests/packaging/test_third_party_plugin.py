@@ -21,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from gent_tools_basic.calculator import EXAMPLES as calculator_examples
+from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 
 from gent_core.testing._distributions import write_plugin_project
 from tests.packaging.acme_plugin import SOURCE

@@ -65,7 +65,7 @@ def test_yaml_calculator_keeps_the_expression_as_text(gent_plugins: PluginSandbo
 
 @pytest.mark.parametrize("chain_type", [JSONToolChain, YAMLToolChain], ids=["json", "yaml"])
 def test_a_tool_error_keeps_its_own_message(chain_type: type[ToolChain]) -> None:
-    from gent_tools_basic.calculator import CalculatorError, calculator
+    from gent_tools_basic.calculator_tool import CalculatorError, calculator
 
     chain = chain_type([calculator])
     content = (

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from gent_pythonic import PythonicToolChain, plugin
-from gent_tools_basic.calculator import EXAMPLES as calculator_examples
+from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 from gent_xml import XMLFormat
 
 from gent_core import Agent, RunResult, TextTermination, load_config

@@ -14,12 +14,12 @@ from gent_core.toolkit import load_export
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "calculator": "gent_tools_basic.calculator",
+    "calculator": "gent_tools_basic.calculator_tool",
     "current_time": "gent_tools_basic.clock",
 }
 
 if TYPE_CHECKING:
-    from gent_tools_basic.calculator import calculator
+    from gent_tools_basic.calculator_tool import calculator
     from gent_tools_basic.clock import current_time
 
 __all__ = ["__version__", "calculator", "current_time"]

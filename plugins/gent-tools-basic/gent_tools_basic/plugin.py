@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # annotations only: loading the plugin stays light
 @hookimpl
 def gent_register_tools() -> Sequence[Tool]:
     """Supply the ``calculator`` and ``current_time`` tools."""
-    from gent_tools_basic.calculator import calculator
+    from gent_tools_basic.calculator_tool import calculator
     from gent_tools_basic.clock import current_time
 
     return [calculator, current_time]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from gent_tools_basic import arithmetic
 from gent_tools_basic.arithmetic import MAX_EXPRESSION_LENGTH, MAX_INTEGER_DIGITS, evaluate
-from gent_tools_basic.calculator import CalculatorError, calculator
+from gent_tools_basic.calculator_tool import CalculatorError, calculator
 
 from gent_core.testing import run_tool_sync
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from gent_tools_basic.calculator import calculator
+from gent_tools_basic.calculator_tool import calculator
 from gent_tools_basic.clock import current_time
 
 from gent_core.testing import run_tool_sync

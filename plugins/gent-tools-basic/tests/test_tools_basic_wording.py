@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from gent_tools_basic.arithmetic import evaluate
-from gent_tools_basic.calculator import CalculatorError, calculator
+from gent_tools_basic.calculator_tool import CalculatorError, calculator
 from gent_tools_basic.wording import rewrite
 
 from gent_core.testing import assert_linear, run_tool_sync

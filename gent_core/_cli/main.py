@@ -263,6 +263,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             with signals.stop_signals():  # SIGTERM and SIGHUP stop a command as Ctrl-C does
                 code = _run_command(args)
+                if argv is None:  # from here on a stop signal is noted, never raised
+                    signals.guard_exit(active=True)
+        except KeyboardInterrupt:  # a stop signal after the command, before the guard
+            sys.stderr.write("\ngent: interrupted\n")
+            code = signals.EXIT_INTERRUPTED
+            if argv is None:
+                signals.guard_exit(active=True)
         except BrokenPipeError:  # the reader went away (``gent tools | head``): not an error
             import contextlib
             import os
@@ -273,8 +280,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     interrupted = code == signals.EXIT_INTERRUPTED
     code = signals.exit_status(code)  # 128 + the signal that stopped it: 130, 143, 129
-    if argv is None:
-        signals.guard_exit(active=True)
     # An interrupted command went through the interrupt handling (its own, or the one in
     # _run_command), which is imported then: a command that never loaded it needs no quick exit.
     interrupt = sys.modules.get("gent_core._cli.interrupt")

@@ -115,6 +115,8 @@ def stop_signals() -> Iterator[None]:
         yield
     finally:
         for number, handler in previous.items():
+            if signal.getsignal(number) is _noted_at_exit:
+                continue  # guard_exit took over: the exit's handling stays
             with contextlib.suppress(ValueError, TypeError, OSError):
                 signal.signal(number, handler)  # type: ignore[arg-type]
 

@@ -256,9 +256,15 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
     }
     with socket.socket() as listener:
         env["OTEL_EXPORTER_OTLP_ENDPOINT"] = f"http://127.0.0.1:{silent_port(listener)}"
-        env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "3600"  # the exit's own bound must end it
+        env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "3600"  # the export waits until Ctrl-C
+        # The exit's bound raised to an hour, so the Ctrl-C below lands while it waits
+        # however loaded the machine is (with 1 s it could land after the exit).
+        waiting_exit = (
+            "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
+            "from gent_core._cli.main import main; sys.exit(main())"
+        )
         process = subprocess.Popen(
-            [sys.executable, "-m", "gent_core", "run", "agent.yaml", "What is 17 * 23?", "-q"],
+            [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
             cwd=tmp_path,
             env=env,
             stdout=subprocess.PIPE,

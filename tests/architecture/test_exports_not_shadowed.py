@@ -25,10 +25,10 @@ def exported(init: Path) -> set[str]:
     """The names in the ``__all__`` of a package's ``__init__.py``."""
     tree = ast.parse(init.read_text(encoding="utf-8"))
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
-            value = ast.literal_eval(node.value)  # type: ignore[union-attr]
-            return {str(name) for name in value}
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            return {str(name) for name in ast.literal_eval(node.value)}
     return set()
 
 

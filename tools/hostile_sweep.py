@@ -908,10 +908,6 @@ def main() -> None:
     sys.exit(0 if held == len(chosen) else 1)
 
 
-if __name__ == "__main__":
-    main()
-
-
 # ---------------------------------------------------------------------- issue 24, sections 4-6
 # Limits that limit, the Python API and the package commands checking what they are given,
 # gent mcp-serve's JSON-RPC (its answers read from its output), and issue 26's repeated call.
@@ -1159,3 +1155,7 @@ def limits_and_api_scenarios() -> list[Scenario]:
         ),
     ]
     return found
+
+
+if __name__ == "__main__":
+    main()

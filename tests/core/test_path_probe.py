@@ -71,8 +71,9 @@ def test_a_directory_that_cannot_be_searched_is_an_answer(
         return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "stat", stat)
-    with pytest.raises(PermissionError):
-        (locked / "agent.yaml").is_file()  # what the callers did before
+    if sys.version_info >= (3, 11):  # 3.10's pathlib bound os.stat when it was imported
+        with pytest.raises(PermissionError):
+            (locked / "agent.yaml").is_file()  # what the callers did before
     assert probe_path(locked / "agent.yaml") == PathProbe("unknown", "permission denied")
     assert probe_path(locked) == PathProbe("directory")
 

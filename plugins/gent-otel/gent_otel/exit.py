@@ -46,6 +46,7 @@ _logger = logging.getLogger("gent_otel")
 _lock = threading.Lock()
 _watched: list[WatchedExporter] = []
 _registered: list[bool] = []
+_exit_worker: list[_ExitWorker] = []  # the one flush_at_exit started
 
 
 class WatchedExporter:
@@ -107,31 +108,51 @@ def quiet_sdk_logs() -> None:
 def flush_at_exit(providers: list[Any]) -> None:
     """Register (once) the exit handler that ends ``providers`` (the list gent-otel keeps,
     read at exit) within :data:`EXIT_FLUSH_SECONDS`.
+
+    The thread that shuts them down is started now and waits: Python 3.12 refuses to start a
+    thread while the interpreter exits, and one started earlier keeps running then.
     """
     with _lock:
         if _registered:
             return
         _registered.append(True)
+        _exit_worker.append(_ExitWorker())
     atexit.register(_end, providers)
 
 
+class _ExitWorker:
+    """A daemon thread, started before the exit, that shuts providers down when asked."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.done = threading.Event()
+        self.providers: list[Any] = []
+        threading.Thread(target=self._work, name="gent-otel-exit", daemon=True).start()
+
+    def _work(self) -> None:
+        self.asked.wait()
+        try:
+            for provider in self.providers:
+                with contextlib.suppress(Exception):
+                    provider.shutdown()
+        finally:
+            self.done.set()
+
+    def shut_down(self, providers: list[Any]) -> threading.Event:
+        """Shut ``providers`` down on the thread; the event is set when it is done."""
+        self.providers = providers
+        self.asked.set()
+        return self.done
+
+
 def _end(providers: list[Any], seconds: float = EXIT_FLUSH_SECONDS) -> None:
-    """Shut ``providers`` down in a daemon thread, wait up to ``seconds``, warn once."""
+    """Shut ``providers`` down on a daemon thread, wait up to ``seconds``, warn once."""
     ending = list(providers)
     providers.clear()
     if not ending:
         return
-    done = threading.Event()
-
-    def shut_down() -> None:
-        try:
-            for provider in ending:
-                with contextlib.suppress(Exception):
-                    provider.shutdown()
-        finally:
-            done.set()
-
-    threading.Thread(target=shut_down, name="gent-otel-exit", daemon=True).start()
+    worker = _exit_worker.pop() if _exit_worker else _ExitWorker()
+    done = worker.shut_down(ending)
     try:
         finished = done.wait(seconds)
     except KeyboardInterrupt:  # outside gent's own exit handling: stop waiting

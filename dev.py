@@ -17,7 +17,7 @@ every package under ``plugins/`` installed editable. Each command installs only 
 the first time: ``demo`` the packages of the demo agent (prebuilt wheels only, no compiler),
 ``docs`` the documentation tools, every other command everything (which builds
 llama-cpp-python, the tests' second llama.cpp binding: no package on PyPI ships it prebuilt for
-Linux with a llama.cpp that loads Gemma 3, so it is compiled, without its multimodal library).
+Linux with a llama.cpp that loads Gemma 3, so it is compiled).
 An install is redone only when a ``pyproject.toml`` changes.
 """
 
@@ -76,18 +76,13 @@ COMPILING_TEST_EXTRAS = ("gent-llamacpp", "gent-openai")
 binding, and ``llama_cpp.server`` for gent-openai): the other Pythons' environments install
 them without it, and their tests that need it are marked ``slow`` or ``llama``."""
 
-LLAMA_CPP_PYTHON_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
-"""How ``setup`` builds llama-cpp-python, for which PyPI has no Linux wheel (nor does any
-package that provides its ``llama_cpp`` module with a llama.cpp recent enough for Gemma 3):
-without its multimodal library (``mtmd``, 51 of its 178 compiled files), which nothing in gent
-loads. A ``CMAKE_ARGS`` of your own wins."""
-
 
 def build_env() -> dict[str, str]:
-    """The environment for ``pip install``: :data:`LLAMA_CPP_PYTHON_CMAKE_ARGS` unless
-    ``CMAKE_ARGS`` is set, and a parallel build on every core."""
+    """The environment for ``pip install``: llama-cpp-python (no wheel on PyPI provides it
+    with a llama.cpp that loads Gemma 3) compiled on every core. Building it without its
+    multimodal library (``CMAKE_ARGS=-DLLAVA_BUILD=OFF``, 127 of 178 files) is yours to set:
+    not yet shown to give a ``llama_cpp.server`` that imports."""
     env = dict(os.environ)
-    env.setdefault("CMAKE_ARGS", LLAMA_CPP_PYTHON_CMAKE_ARGS)
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
     return env
 

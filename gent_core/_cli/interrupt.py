@@ -70,6 +70,7 @@ class _Interrupts:
         self.task: asyncio.Task[Any] | None = None
         self.count = 0
         self.finished = threading.Event()
+        self.escalation: threading.Thread | None = None
 
     def handle(self, signum: int, frame: object) -> None:
         if self.finished.is_set():
@@ -83,7 +84,20 @@ class _Interrupts:
         task.cancel()
         with contextlib.suppress(RuntimeError):  # the loop is closed
             self.loop.call_soon_threadsafe(lambda: None)  # wake it up if it waits
-        threading.Thread(target=self._escalate, name="gent-interrupt", daemon=True).start()
+        self.escalation = threading.Thread(
+            target=self._escalate, name="gent-interrupt", daemon=True
+        )
+        self.escalation.start()
+
+    def finish(self) -> None:
+        """Mark the command ended, and wait until no escalation can still be sent: a signal
+        the escalation sent is then pending or already handled (and ignored) by
+        :meth:`handle`, never by the handler put back after the command.
+        """
+        self.finished.set()
+        escalation = self.escalation
+        if escalation is not None:
+            escalation.join()
 
     def _escalate(self) -> None:
         """Interrupt the main thread unless the command ends within the grace."""
@@ -160,7 +174,7 @@ def _run_interruptible(
             raise KeyboardInterrupt
         return result
     finally:
-        interrupts.finished.set()
+        interrupts.finish()
         # signal.signal first runs a signal that is still pending: ``handle`` ignores it now.
         for number, handler in previous.items():
             signal.signal(number, handler)

@@ -46,7 +46,8 @@ class Terminal:
         """
         deadline = time.monotonic() + HANG_GUARD
         while text not in self.seen:
-            assert time.monotonic() < deadline, f"never saw {text!r}; saw:\n{self.seen}"
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"never saw {text!r}; saw:\n{self.seen}{self.stacks()}")
             ready, _, _ = select.select([self.fd], [], [], 0.5)
             if ready:
                 try:
@@ -59,6 +60,29 @@ class Terminal:
         end = self.seen.index(text) + len(text)
         read, self.seen = self.seen[:end], self.seen[end:]
         return read
+
+    def stacks(self) -> str:
+        """After a hang: what each thread of the command was doing (its faulthandler's dump
+        on SIGABRT, read from the terminal), for the failure's message.
+        """
+        if self.status is not None:
+            return ""
+        os.kill(self.pid, signal.SIGABRT)
+        dump = ""
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], 5.0)
+            if not ready:
+                break
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            dump += chunk.decode("utf-8", "replace")
+        os.waitpid(self.pid, 0)
+        self.status = -signal.SIGABRT
+        return f"\n--- the command's threads when it was stopped ---\n{dump}"
 
     def send(self, text: str) -> None:
         os.write(self.fd, text.encode())
@@ -87,7 +111,7 @@ class Terminal:
 def start_chat(work: Path, config: dict[str, Any], *arguments: str) -> Terminal:
     (work / "agent.yaml").write_text(json.dumps(config))
     environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
-    environment.update(install_chat_plugin(work / "site"), TERM="dumb")
+    environment.update(install_chat_plugin(work / "site"), TERM="dumb", PYTHONFAULTHANDLER="1")
     environment["GENT_HOME"] = str(work / "home")  # the run history, kept out of the user's
     command = [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "--no-color", *arguments]
     pid, fd = pty.fork()

@@ -15,12 +15,14 @@ source of every test file (``tests/``, each plugin's ``tests/``, and the testing
   reading kept (``started = now()``), subtracted from another (``now() - started``) or passed
   on measures a duration, and fails the check.
 
-Names are followed through ``import time as t`` and ``from time import perf_counter``.
+Names are followed through ``import time as t`` and ``from time import perf_counter``, and
+into code kept in strings (a script a test runs in a child process with ``python -c``).
 """
 
 from __future__ import annotations
 
 import ast
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,8 +110,26 @@ def _as_deadline(call: ast.AST, parent: ast.AST | None) -> bool:
     )
 
 
-def clock_reads(source: str, where: str) -> list[str]:
-    """Every clock read of ``source`` that can measure time, as ``where:line clock (why)``."""
+def _code_in_strings(tree: ast.AST, where: str) -> list[str]:
+    """The clock reads of the strings of ``tree`` that are Python code (a child process's
+    script), each as ``where:line`` of the string."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if "import" not in node.value:  # no clock module can be named without an import
+            continue
+        inside = f"{where}:{node.lineno} (in a string)"
+        try:
+            found += clock_reads(textwrap.dedent(node.value), inside)
+        except (SyntaxError, ValueError):  # prose, not code
+            continue
+    return found
+
+
+def clock_reads(source: str, where: str, *, strings: bool = True) -> list[str]:
+    """Every clock read of ``source`` that can measure time, as ``where:line clock (why)``;
+    with ``strings``, also those of the code it keeps in strings."""
     tree = ast.parse(source)
     modules, functions = _names(tree)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -129,14 +149,18 @@ def clock_reads(source: str, where: str) -> list[str]:
         ):
             continue
         found.append(f"{where}:{node.lineno} {clock} (kept or subtracted: a duration)")
-    return found
+    return found + _code_in_strings(tree, where) if strings else found
 
 
 def test_no_test_reads_a_clock_to_assert() -> None:
     found = [
         problem
         for path in suite_files()
-        for problem in clock_reads(path.read_text(), str(path.relative_to(ROOT)))
+        for problem in clock_reads(
+            path.read_text(),
+            str(path.relative_to(ROOT)),
+            strings=path != Path(__file__).resolve(),  # BAD below: the check's own samples
+        )
     ]
     assert not found, (
         "tests that read a clock: assert by counting (gent_core.testing.count_steps, "
@@ -167,6 +191,8 @@ BAD = {
     "passed on": "import time\nprint(time.monotonic())\n",
     "a reference": "import time\nclock = time.perf_counter\n",
     "a CPU clock in a deadline": "import time\nd = time.process_time() + 60\n",
+    "in a child's script": 'SCRIPT = """\nimport resource\nprint(resource.getrusage(0))\n"""\n',
+    "in an indented script": 'run("""\n    import time\n    t = time.perf_counter()\n""")\n',
 }
 
 GOOD = {
@@ -180,6 +206,8 @@ GOOD = {
     "patching by name": "import time\nmonkeypatch.setattr(time, 'monotonic', fake)\n",
     "another module's time": "import datetime\ndatetime.time(12)\n",
     "a method named time": "x = record.time()\n",
+    "prose naming a clock": '"""Not time.process_time(): import nothing, count."""\n',
+    "a child's script with a deadline": 'S = """\nimport time\nd = time.monotonic() + 9\n"""\n',
 }
 
 

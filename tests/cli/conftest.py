@@ -1,11 +1,13 @@
-"""A sandbox of plugins made the process-wide plugin manager, for tests of gent tools/call."""
+"""Fixtures of the CLI tests: a sandbox of plugins made the process-wide plugin manager (for
+gent tools/call), and a recorder in place of pip (for gent install/uninstall)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
+from gent_core._cli import pip as gent_pip
 from gent_core.testing import PluginSandbox
 from tests.cli.tool_plugin import DemoTools
 
@@ -28,3 +30,16 @@ def installed(gent_plugins: PluginSandbox) -> Iterator[PluginSandbox]:
     gent_plugins.register(DemoTools(), "demo")
     with gent_plugins.as_process_manager():
         yield gent_plugins
+
+
+@pytest.fixture
+def pip_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The pip command lines gent would run (pip is not run; it 'succeeds')."""
+    runs: list[list[str]] = []
+
+    def record(command: Sequence[str]) -> int:
+        runs.append(list(command))
+        return 0
+
+    monkeypatch.setattr(gent_pip, "run_pip", record)
+    return runs

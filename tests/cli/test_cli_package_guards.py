@@ -5,26 +5,12 @@ would be given is the behaviour."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from importlib import metadata
 
 import pytest
 
 from gent_core._cli import pip as gent_pip
 from gent_core._cli.main import main
-
-
-@pytest.fixture
-def pip_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The pip command lines gent would run (pip is not run; it 'succeeds')."""
-    runs: list[list[str]] = []
-
-    def record(command: Sequence[str]) -> int:
-        runs.append(list(command))
-        return 0
-
-    monkeypatch.setattr(gent_pip, "run_pip", record)
-    return runs
 
 
 @pytest.mark.parametrize(

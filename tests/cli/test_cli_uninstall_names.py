@@ -5,25 +5,10 @@ item 7). pip itself is replaced by a recorder: what it would be given is the beh
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 import pytest
 
-from gent_core._cli import pip as gent_pip
 from gent_core._cli.main import main
-
-
-@pytest.fixture
-def pip_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The pip command lines gent would run (pip is not run; it 'succeeds')."""
-    runs: list[list[str]] = []
-
-    def record(command: Sequence[str]) -> int:
-        runs.append(list(command))
-        return 0
-
-    monkeypatch.setattr(gent_pip, "run_pip", record)
-    return runs
 
 
 @pytest.mark.parametrize(

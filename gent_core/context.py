@@ -1,8 +1,9 @@
 """The execution context handed to tools and tool chains: where, with what, within which limits.
 
-An :class:`ExecutionContext` holds the working directory, the :class:`Clipboard` (seed 004's
-second and third result channels), the :class:`Limits` of a run, a :class:`Cancellation`
-token, and the plugin hooks so tool chains can fire the tool-call lifecycle hooks.
+An :class:`ExecutionContext` holds the working directory, the :class:`Clipboard` (the texts
+and files tools leave for the model: a result's second and third channels), the
+:class:`Limits` of a run, a :class:`Cancellation` token, and the plugin hooks so tool chains
+can fire the tool-call lifecycle hooks.
 """
 
 from __future__ import annotations

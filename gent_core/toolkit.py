@@ -178,8 +178,8 @@ _EXPORTS: dict[str, str] = {
     "set_config_key": "gent_core._config.overrides",
     "show_value": "gent_core._config.overrides",
     "format_key": "gent_core._config.loading",
-    "problems_from_validation_error": "gent_core._config.describe",
-    "unknown_problem": "gent_core._config.describe",
+    "problems_from_validation_error": "gent_core._config.problems",
+    "unknown_problem": "gent_core._config.problems",
     # files, imports and transcripts
     "SUITE_FILE": "gent_core._bounded",
     "TIMEOUT_VARIABLE": "gent_core._regexes",
@@ -249,13 +249,13 @@ if TYPE_CHECKING:
         Output,
     )
     from gent_core._config.default import default_agent_yaml
-    from gent_core._config.describe import problems_from_validation_error, unknown_problem
     from gent_core._config.loading import format_key, syntax_problem
     from gent_core._config.models import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
     from gent_core._config.options import (
         parse_options_model,
     )
     from gent_core._config.overrides import parse_assignment, set_config_key, show_value
+    from gent_core._config.problems import problems_from_validation_error, unknown_problem
     from gent_core._config.secrets import (
         Redactor,
     )

@@ -20,7 +20,7 @@ from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
 from gent_core._agent.transcript import Transcript
-from gent_core._config.agent import agent_arguments, resolve_parts
+from gent_core._config.building import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location, ModelError, describe_error
@@ -35,7 +35,7 @@ from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
     from gent_core._config import LoadedConfig
-    from gent_core._config.python import PartSpec
+    from gent_core._config.arguments import PartSpec
     from gent_core._plugins.registry import Registry
 
 __all__ = ["THINKING_GUIDANCE", "Agent"]

@@ -1,4 +1,5 @@
-"""Showing the clipboard (seed 004) to the model: text entries and files read fresh.
+"""Showing the clipboard (what tools leave for the model) to the model: text entries, and
+files read fresh.
 
 The clipboard is shown after every observation, so reading it must be cheap and safe
 whatever a tool put on it:

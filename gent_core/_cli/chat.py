@@ -246,7 +246,7 @@ def _chat_agent(
     ``--no-log``), joining the conversation ``--continue`` resumes.
     """
     from gent_core._agent import Agent
-    from gent_core._cli.logs import redact_logs_with
+    from gent_core._cli.logging_setup import redact_logs_with
     from gent_core._cli.run import terminal_asker
     from gent_core._history.recorder import record_runs
 

@@ -146,7 +146,7 @@ def _shown_request(agent: Agent, task: str, redact: Callable[[str], str]) -> str
 
 def _coverage(structure: OutputStructure, grammar: str) -> list[str]:
     """What constrains each section, when ``grammar`` is gent's agent grammar."""
-    from gent_core._grammar.agent import agent_grammar
+    from gent_core._grammar.output import agent_grammar
 
     try:
         built = agent_grammar(structure)
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the system prompt (or the request for ``--prompt``), then the grammar."""
     from gent_core._agent import Agent
     from gent_core._cli.errors import UsageError
-    from gent_core._cli.logs import redact_logs_with
+    from gent_core._cli.logging_setup import redact_logs_with
 
     async def open_and_close(agent: Agent) -> None:
         # Toolsets (MCP servers) are opened to list their tools, then stopped.

@@ -241,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments == ["--version"]:  # answered before anything is loaded, as argparse would
         sys.stdout.write(f"gent {__version__}\n")
         raise SystemExit(0)
-    from gent_core._cli.logs import logging_for
+    from gent_core._cli.logging_setup import logging_for
 
     if arguments[:1] == ["__complete"]:  # the shell asks for completions (gent completion)
         from gent_core._cli.completion import complete

@@ -319,7 +319,7 @@ def _agent(
 ) -> tuple[Agent, HistoryRecorder | None]:
     """The agent of the run, and the recorder logging it (unless ``--no-log``)."""
     from gent_core._agent import Agent
-    from gent_core._cli.logs import redact_logs_with
+    from gent_core._cli.logging_setup import redact_logs_with
     from gent_core._history.recorder import record_runs
 
     redact_logs_with(loaded.redactor)

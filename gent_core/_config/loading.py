@@ -18,8 +18,8 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from gent_core._bounded import CONFIG_FILE, read_text_file
-from gent_core._config.describe import problems_from_validation_error, show_value
 from gent_core._config.models import AgentConfig
+from gent_core._config.problems import problems_from_validation_error, show_value
 from gent_core._config.secrets import (
     MIN_TEXT_SECRET_LENGTH,
     Redactor,

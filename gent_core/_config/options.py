@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import PydanticUndefined, core_schema
 
-from gent_core._config.describe import problems_from_validation_error, unknown_problem
+from gent_core._config.problems import problems_from_validation_error, unknown_problem
 from gent_core._config.secrets import is_secret_key
 from gent_core._config.yamldoc import KeyPath
 from gent_core.errors import ConfigError, ConfigProblem, Location

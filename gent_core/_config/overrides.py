@@ -28,9 +28,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from gent_core._bounded import read_yaml
-from gent_core._config.describe import problems_from_validation_error
 from gent_core._config.loading import LoadedConfig, format_key
 from gent_core._config.models import AgentConfig
+from gent_core._config.problems import problems_from_validation_error
 from gent_core._config.secrets import credential_values
 from gent_core._config.yamldoc import KeyPath
 from gent_core.errors import ConfigError, ConfigProblem, InputSyntaxError, Location

@@ -14,13 +14,6 @@ Pure Python (no llama.cpp import), and knowing no format, chain or termination b
   random texts of a grammar (for tests).
 """
 
-from gent_core._grammar.agent import (
-    AgentGrammar,
-    SectionGrammar,
-    agent_grammar,
-    build_agent_grammar,
-    checked_agent_grammar,
-)
 from gent_core._grammar.builder import Grammar, GrammarBuilder, char_class, literal, rule_name
 from gent_core._grammar.calls import MAX_CALLS, arguments_schema, repeat_calls
 from gent_core._grammar.check import GrammarSyntaxError, check_gbnf
@@ -30,6 +23,13 @@ from gent_core._grammar.json_schema import (
     SchemaGrammarError,
 )
 from gent_core._grammar.match import GrammarMatcher, matches
+from gent_core._grammar.output import (
+    AgentGrammar,
+    SectionGrammar,
+    agent_grammar,
+    build_agent_grammar,
+    checked_agent_grammar,
+)
 from gent_core._grammar.sections import (
     GrammarUnsupportedError,
     conservative_text,

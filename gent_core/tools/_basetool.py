@@ -1,4 +1,5 @@
-"""Tools with a hand-written JSON Schema: :class:`BaseTool` (seed 004's ``BaseTool``).
+"""Tools with a hand-written JSON Schema: :class:`BaseTool` (arguments declared as a schema,
+not read from a signature).
 
 ::
 
@@ -62,7 +63,7 @@ class BaseTool(Tool):
     every example's arguments valid for it, and every schema property a parameter of ``run``
     (unless ``run`` takes ``**kwargs``). A
     parameter of ``run`` without a default is required even when the schema does not list it
-    in ``required`` (as in seed 004's example tool): a call without it is an
+    in ``required`` (tools written from a schema often leave it out): a call without it is an
     :class:`~gent_core.errors.InvalidToolArgumentsError` naming it, not a ``TypeError``.
 
     Attributes:

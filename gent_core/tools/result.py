@@ -1,7 +1,9 @@
-"""What a tool returns: :class:`ToolResult`, with its three channels and media (seed 004).
+"""What a tool returns: :class:`ToolResult`, with its three channels (the output, texts and
+files for the clipboard) and media.
 
-Seed 004's field names are accepted as aliases, so a tool written against that design works
-as it is::
+The long field names of tools written for earlier agent frameworks (``tool_response``,
+``results_to_add_to_clipboard``, ``files_to_add_to_clipboard``) are accepted as aliases, so
+such a tool works as it is::
 
     ToolResult(
         status="success",
@@ -34,7 +36,7 @@ _STATUSES = ("success", "error")
 
 
 def _listed(value: Any) -> Any:
-    """``None`` means "nothing" (seed 004's ``results_to_add_to_clipboard = None``); a list is
+    """``None`` means "nothing" (a tool's ``results_to_add_to_clipboard = None``); a list is
     kept as it is; other iterables (a tuple, a generator) become lists; anything else is kept
     for :func:`result_problems` to report.
     """
@@ -54,7 +56,7 @@ class ToolResult:
     The tool returns *raw* data; the tool chain formats it (JSON, YAML) for the model.
 
     Args:
-        output: The raw typed output. Alias: ``tool_response`` (seed 004).
+        output: The raw typed output. Alias: ``tool_response``.
         media: Images to show the model, in order.
         clipboard_text: Texts to add to the clipboard. Alias: ``results_to_add_to_clipboard``.
         clipboard_files: Files to add to the clipboard. Alias: ``files_to_add_to_clipboard``.
@@ -62,7 +64,7 @@ class ToolResult:
         error: The error, when ``status`` is ``"error"`` (made from the output if missing).
         stop_run: Ask the agent to stop the run after this step (see below).
 
-    ``None`` for a list channel means an empty list, as in seed 004.
+    ``None`` for a list channel means an empty list.
 
     Attributes:
         output: The raw typed output (a string, a dict, a pydantic model...).

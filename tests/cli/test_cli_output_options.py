@@ -11,7 +11,7 @@ import pytest
 
 from gent_core._builtin import COMMANDS as BUILTIN_COMMANDS
 from gent_core._cli.colors import color_enabled, rich_console
-from gent_core._cli.logs import level_for, logging_for, redact_logs_with
+from gent_core._cli.logging_setup import level_for, logging_for, redact_logs_with
 from gent_core._cli.main import build_parser, main
 from gent_core.testing import PluginSandbox
 

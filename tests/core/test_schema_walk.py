@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from gent_core._config.describe import problems_from_validation_error
+from gent_core._config.problems import problems_from_validation_error
 from gent_core._schema_walk import expand_schemas, walk_location
 from gent_core.errors import InvalidToolArgumentsError
 from gent_core.tools import tool

@@ -10,9 +10,9 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import given
 
-from gent_core._grammar.agent import agent_grammar
 from gent_core._grammar.check import check_gbnf
 from gent_core._grammar.match import GrammarMatcher
+from gent_core._grammar.output import agent_grammar
 from gent_core._grammar.sections import section_delimiters
 from gent_core._terminations.text import TextTermination
 from gent_core.errors import NoSectionsFoundError

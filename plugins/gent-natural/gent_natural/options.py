@@ -1,4 +1,6 @@
-"""The options of the native -> text transformation (seed 003's ``TransformationOptions``)."""
+"""The options of the native -> text transformation: how native calls and results are written
+as text.
+"""
 
 from __future__ import annotations
 

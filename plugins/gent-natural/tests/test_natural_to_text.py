@@ -1,4 +1,4 @@
-"""Native -> text: seed 003's XML format, its options and graceful degradation."""
+"""Native -> text: the XML format of native calls, its options and graceful degradation."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def turn(*messages: Message) -> list[Message]:
     return [Message.user("Weather?"), *messages]
 
 
-# --------------------------------------------------------------------------- seed 003's tests
+# ------------------------------------------------------------------------ the reference behaviour
 
 
 def test_transform_to_natural_format_single_tool_call_produces_correct_xml_format() -> None:

@@ -60,7 +60,7 @@ def resolve_parts(
 ) -> AgentParts:
     """``Agent(...)``'s parts: the objects as they are; names (and parts left out) looked up
     among the installed plugins (the process-wide plugin manager's registry) only when there
-    are any (see :mod:`gent_core._config.python`).
+    are any (see :mod:`gent_core._config.arguments`).
 
     Raises:
         ConfigError: Every problem at once, keyed by the argument.
@@ -77,7 +77,7 @@ def resolve_parts(
 
             termination = TextTermination()
         return AgentParts(model, format, toolchain, termination, [t for t in tools if _is_tool(t)])
-    from gent_core._config.python import build_parts
+    from gent_core._config.arguments import build_parts
     from gent_core._plugins.manager import get_plugin_manager
     from gent_core._plugins.registry import ComponentKind, Registry
 

@@ -3,7 +3,7 @@
 The MCP SDK starts a stdio server in a session of its own (so a Ctrl-C in the terminal does
 not reach it) and stops it when its client is closed: stdin closed, two seconds to exit, then
 its process group is terminated. When gent has to exit before that (a second Ctrl-C, or the
-one-second bound of ``gent run`` after Ctrl-C, see :mod:`gent_core._cli.interrupt`), nobody
+one-second bound of ``gent run`` after Ctrl-C, see docs/command-line.md on Ctrl-C), nobody
 would stop the server. So the connection notes which process it started
 (:func:`new_server`: the new child process leading its own session, found in ``/proc`` on
 Linux), and an exit handler kills the process group of every server still noted

@@ -134,7 +134,7 @@ def to_call_tool_result(result: ToolResult, working_directory: Path) -> mcp_type
 def build_server(agent: Agent) -> Server[Any]:
     """An MCP server (low-level SDK ``Server``) offering ``agent``'s tools.
 
-    The agent must be open (:meth:`Agent.open <gent_core._agent.Agent.open>`) so the tools
+    The agent must be open (:meth:`Agent.open <gent_core.Agent.open>`) so the tools
     of its toolsets are there.
 
     Raises:

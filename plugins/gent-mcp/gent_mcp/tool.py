@@ -27,7 +27,7 @@ class MCPTool(Tool):
     """A tool whose calls go to an MCP server.
 
     Arguments are checked against the server's input schema with gent's own validator
-    (:class:`~gent_core.tools._validator.SchemaValidator`) before anything is sent, so the
+    (:class:`~gent_core.toolkit.SchemaValidator`) before anything is sent, so the
     model gets the same worded argument errors as for any gent tool.
 
     Args:

@@ -13,7 +13,7 @@ providers gent-otel builds (:mod:`gent_otel.provider`), instead:
   waits at most :data:`EXIT_FLUSH_SECONDS` for it; then, if spans were lost or the flush did
   not finish, it logs **one** warning naming the receiver. A Ctrl-C (or SIGTERM) meanwhile
   does not print a traceback: ``gent``'s own exit handling notes it and exits with its status
-  (:mod:`gent_core._cli.signals`); elsewhere the wait simply ends.
+  (the same as for a signal during any gent command's exit); elsewhere the wait simply ends.
 """
 
 from __future__ import annotations

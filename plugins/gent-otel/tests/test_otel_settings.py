@@ -65,8 +65,7 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from gent_core import load_config
-from gent_core._agent import Agent
+from gent_core import Agent, load_config
 
 memory = InMemorySpanExporter()
 provider = TracerProvider()

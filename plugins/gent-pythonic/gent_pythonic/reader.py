@@ -14,7 +14,7 @@ arguments read by :func:`gent_pythonic.literals.literal_value`. Nothing is ever 
   shows them: required ones first, then optional ones, each in schema order (see
   :func:`gent_pythonic.signature.parameter_order`). A positional argument to a name that is
   not a tool is an error (its parameters are unknown).
-* Every value obeys gent's bounds (:func:`gent_core._serialize.check_value`: nesting, integer
+* Every value obeys gent's bounds (:func:`gent_core.toolkit.check_value`: nesting, integer
   size, finite numbers, so ``1e999`` is refused); the whole text at most ``max_chars``
   characters. A parser failure on pathological input (``RecursionError``, ``MemoryError``) is
   an error for the model, never a crash.

@@ -134,7 +134,7 @@ def python_signature(tool: Tool) -> str:
     """The tool as a Python signature: ``search(query: str, limit: int = 5)``.
 
     A tool without an argument schema takes no arguments (as in its grammar, see
-    :func:`gent_core._grammar.arguments_schema`).
+    :func:`gent_core.toolkit.arguments_schema`).
     """
     return f"{tool.name}({', '.join(_parameters(arguments_schema(tool)))})"
 

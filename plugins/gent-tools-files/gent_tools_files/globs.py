@@ -10,9 +10,10 @@ Syntax (the same in ``list_dir`` and ``search_text``):
 * a backslash escapes the next character.
 
 Patterns are translated once into a regular expression, matched through gent-core's bounded
-helper (:mod:`gent_core._regexes`): the expression never nests repetitions, but a glob such as
-``*a*a*a*a*a*a*a*a*a*a*b`` written for a long name would make Python's ``re`` backtrack for
-hours; with the helper a match that runs out of time is a :class:`GlobError` ("simplify it").
+helper (:func:`gent_core.toolkit.compile_pattern`): the expression never nests repetitions,
+but a glob such as ``*a*a*a*a*a*a*a*a*a*a*b`` written for a long name would make Python's
+``re`` backtrack for hours; with the helper a match that runs out of time is a
+:class:`GlobError` ("simplify it").
 """
 
 from __future__ import annotations

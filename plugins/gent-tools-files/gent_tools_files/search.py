@@ -10,8 +10,8 @@ on every machine. Binary files (see :mod:`gent_tools_files.text`), symbolic link
 followed), FIFOs, sockets, devices and unreadable files are skipped and counted in the answer.
 
 CPU-safe regular expressions: patterns go through the core's bounded helper
-(:mod:`gent_core._regexes`: the ``regex`` module, the syntax of Python's ``re``, which takes a
-timeout and releases the GIL while it matches). The engine has
+(:func:`gent_core.toolkit.compile_pattern`: the ``regex`` module, the syntax of Python's
+``re``, which takes a timeout and releases the GIL while it matches). The engine has
 no step budget, so its time is the one bound in seconds, a safety net, of two lengths: one
 match (the pattern on one chunk of lines, or on one line) may take the deadline of every
 pattern gent did not write (:func:`~gent_core.toolkit.pattern_timeout`: 1 s, or

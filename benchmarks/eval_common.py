@@ -228,9 +228,9 @@ class ToolRecorder:
 
     def call(self, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
         """Run ``tool``; return (success, output or the model-facing error text)."""
-        from gent_core._agent.records import ToolCallRecord
         from gent_core._serialize import to_jsonable
         from gent_core.errors import GentError
+        from gent_core.records import ToolCallRecord
         from gent_core.testing import run_tool_sync
 
         try:
@@ -253,7 +253,7 @@ def judge(task: Any, run: PeerRun) -> PeerRun:
     """Apply the suite's checks to a peer's run (answered and every check passes)."""
     from gent_eval.checks import CheckContext
 
-    from gent_core._agent.records import RunResult, RunStats, StepRecord
+    from gent_core.records import RunResult, RunStats, StepRecord
 
     answered = run.answer is not None and run.error is None
     steps = [StepRecord(1, "", "action", calls=list(run.calls))]

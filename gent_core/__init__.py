@@ -72,22 +72,22 @@ _EXPORTS: dict[str, str] = {
     "ExecutionContext": "gent_core.context",
     "Limits": "gent_core.context",
     # what a run emits while it runs (the on_event callback and Agent.events)
-    "AgentEvent": "gent_core._agent.events",
-    "AnswerReady": "gent_core._agent.events",
-    "FeedbackSent": "gent_core._agent.events",
-    "ModelLoaded": "gent_core._agent.events",
-    "ModelLoading": "gent_core._agent.events",
-    "OutputEvent": "gent_core._agent.events",
-    "RunFinished": "gent_core._agent.events",
-    "RunStarted": "gent_core._agent.events",
-    "StepStarted": "gent_core._agent.events",
-    "ToolCallFinished": "gent_core._agent.events",
-    "ToolCallsStarted": "gent_core._agent.events",
+    "AgentEvent": "gent_core.events",
+    "AnswerReady": "gent_core.events",
+    "FeedbackSent": "gent_core.events",
+    "ModelLoaded": "gent_core.events",
+    "ModelLoading": "gent_core.events",
+    "OutputEvent": "gent_core.events",
+    "RunFinished": "gent_core.events",
+    "RunStarted": "gent_core.events",
+    "StepStarted": "gent_core.events",
+    "ToolCallFinished": "gent_core.events",
+    "ToolCallsStarted": "gent_core.events",
     # what a run produced (the run hooks pass them)
-    "RunResult": "gent_core._agent.records",
-    "RunStats": "gent_core._agent.records",
-    "StepRecord": "gent_core._agent.records",
-    "ToolCallRecord": "gent_core._agent.records",
+    "RunResult": "gent_core.records",
+    "RunStats": "gent_core.records",
+    "StepRecord": "gent_core.records",
+    "ToolCallRecord": "gent_core.records",
     # built-in terminations
     "TextTermination": "gent_core._terminations.text",
     "JSONTermination": "gent_core._terminations.typed",
@@ -108,20 +108,6 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from gent_core._agent import Agent
     from gent_core._agent.approval import ApprovalPolicy
-    from gent_core._agent.events import (
-        AgentEvent,
-        AnswerReady,
-        FeedbackSent,
-        ModelLoaded,
-        ModelLoading,
-        OutputEvent,
-        RunFinished,
-        RunStarted,
-        StepStarted,
-        ToolCallFinished,
-        ToolCallsStarted,
-    )
-    from gent_core._agent.records import RunResult, RunStats, StepRecord, ToolCallRecord
     from gent_core._config import (
         AgentConfig,
         LoadedConfig,
@@ -147,6 +133,19 @@ if TYPE_CHECKING:
     from gent_core._terminations.typed import JSONTermination
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
     from gent_core.errors import ConfigError, GentError, Location
+    from gent_core.events import (
+        AgentEvent,
+        AnswerReady,
+        FeedbackSent,
+        ModelLoaded,
+        ModelLoading,
+        OutputEvent,
+        RunFinished,
+        RunStarted,
+        StepStarted,
+        ToolCallFinished,
+        ToolCallsStarted,
+    )
     from gent_core.formats import IncrementalParser, TextFormat
     from gent_core.hookspecs import hookimpl, hookspec
     from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, TextPart
@@ -159,6 +158,7 @@ if TYPE_CHECKING:
         OutputStructure,
         Usage,
     )
+    from gent_core.records import RunResult, RunStats, StepRecord, ToolCallRecord
     from gent_core.sections import (
         FormattedSection,
         ParsedSection,

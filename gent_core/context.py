@@ -72,7 +72,7 @@ class Limits:
         max_tool_output_chars: Formatted tool output beyond this is cut, with a note.
         max_recorded_output_chars: Characters of one tool output kept in the run's record
             (``--json``, the transcript); a longer output is recorded cut, and the record
-            says how long it was (:class:`~gent_core._agent.ToolCallRecord`).
+            says how long it was (:class:`~gent_core.records.ToolCallRecord`).
         max_consecutive_format_errors: Unparseable outputs in a row before the run stops.
         max_consecutive_tool_errors: Steps whose tool calls all failed, in a row, before the
             run stops.

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from gent_core._agent.records import RunResult, StepRecord
     from gent_core._plugins.commands import Command
     from gent_core._plugins.decisions import ToolCallDecision
     from gent_core.context import ExecutionContext
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from gent_core.formats import TextFormat
     from gent_core.messages import Message
     from gent_core.model import Model, ModelRequest, ModelResponse
+    from gent_core.records import RunResult, StepRecord
     from gent_core.termination import Termination
     from gent_core.toolchain import ToolCall, ToolChain, ToolChainResult
     from gent_core.tools.base import Tool
@@ -240,7 +240,7 @@ def gent_step_finished(record: StepRecord, context: ExecutionContext) -> None:
     Args:
         record: The step: the model's output, the outcome (``action``, ``answer`` or
             ``feedback``), the tool calls with their results, the model call's tokens and
-            finish reason (a :class:`~gent_core._agent.StepRecord`). Read it; do not change it.
+            finish reason (a :class:`~gent_core.records.StepRecord`). Read it; do not change it.
         context: The run's execution context.
 
     All implementations are called; return values are ignored. Steps replayed from a
@@ -253,7 +253,7 @@ def gent_run_finished(result: RunResult, context: ExecutionContext) -> None:
     """Called once when a run ends, whatever the reason, with its result.
 
     Args:
-        result: The run's result (a :class:`~gent_core._agent.RunResult`): the answer, the
+        result: The run's result (a :class:`~gent_core.records.RunResult`): the answer, the
             stop reason and its message, every step and the statistics (token totals).
         context: The run's execution context, the one :func:`gent_run_started` received.
 

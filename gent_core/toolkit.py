@@ -200,11 +200,10 @@ _EXPORTS: dict[str, str] = {
     # suites and reports (gent-eval)
     "read_text_file": "gent_core._bounded",
     "syntax_problem": "gent_core._config.loading",
-    "format_tokens": "gent_core._agent.records",
+    "format_tokens": "gent_core.records",
 }
 
 if TYPE_CHECKING:
-    from gent_core._agent.records import format_tokens
     from gent_core._agent.transcript import load_transcript
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
@@ -364,6 +363,7 @@ if TYPE_CHECKING:
         describe_mode,
         same_file,
     )
+    from gent_core.records import format_tokens
     from gent_core.tools._arguments import (
         arguments_error,
         not_an_object_problem,

@@ -2,7 +2,9 @@
 
 from gent_core._agent.agent import THINKING_GUIDANCE, Agent
 from gent_core._agent.approval import ApprovalPolicy
-from gent_core._agent.events import (
+from gent_core._agent.prompt import PromptParts
+from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+from gent_core.events import (
     AgentEvent,
     AnswerReady,
     FeedbackSent,
@@ -15,8 +17,7 @@ from gent_core._agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
-from gent_core._agent.prompt import PromptParts
-from gent_core._agent.records import (
+from gent_core.records import (
     ModelCallStats,
     RunResult,
     RunStats,
@@ -24,7 +25,6 @@ from gent_core._agent.records import (
     StopReason,
     ToolCallRecord,
 )
-from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 
 __all__ = [
     "THINKING_GUIDANCE",

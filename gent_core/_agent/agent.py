@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
-from gent_core._agent.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
 from gent_core._agent.hooks import scoped_hooks
 from gent_core._agent.prompt import PromptParts
-from gent_core._agent.records import RunResult, StepRecord
 from gent_core._agent.resume import open_run_transcript
 from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
@@ -24,9 +22,11 @@ from gent_core._config.building import agent_arguments, resolve_parts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location, ModelError, describe_error
+from gent_core.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
 from gent_core.formats import TextFormat
 from gent_core.messages import Message
 from gent_core.model import Model, OutputStructure
+from gent_core.records import RunResult, StepRecord
 from gent_core.sections import Section
 from gent_core.termination import Termination
 from gent_core.toolchain import ToolChain
@@ -134,7 +134,7 @@ class Agent:
         max_tokens: Upper bound of tokens per model call.
         temperature: Sampling temperature, or ``None`` for the back end's default.
         redact: Masks secrets in the free text written to a transcript (every string value
-            but the task and the answer; see :func:`~gent_core._agent.records.redact_record`).
+            but the task and the answer; see :func:`~gent_core.records.redact_record`).
         config_summary: A JSON-ready (redacted) description of the configuration, written to
             the transcript header.
         config_file: The config file the agent was built from, written to the transcript

@@ -20,7 +20,7 @@ Every try is a model call, and counts against the run's budget of model calls
 no repair is asked for (the calls run as written) and the run stops after the step.
 
 The request and what the model wrote join the conversation (before the observation), and
-each try is recorded in the step (:class:`~gent_core._agent.records.RepairRecord`), so a
+each try is recorded in the step (:class:`~gent_core.records.RepairRecord`), so a
 transcript replays it and an evaluation counts repairs.
 
 An action that does not read as calls at all (broken JSON, a call cut off) names no call to
@@ -33,19 +33,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gent_core._agent import feedback
-from gent_core._agent.events import FeedbackSent
-from gent_core._agent.records import ModelCallStats, RepairRecord, RunStats, StepRecord
 from gent_core._agent.streaming import ModelOutput, cut_off, stream_model_output
 from gent_core.errors import GentError, UnknownToolError
+from gent_core.events import FeedbackSent
 from gent_core.messages import Message
 from gent_core.model import ModelRequest, ModelResponse, OutputStructure
+from gent_core.records import ModelCallStats, RepairRecord, RunStats, StepRecord
 from gent_core.sections import FormattedSection
 from gent_core.toolchain import ToolCall
 
 if TYPE_CHECKING:
-    from gent_core._agent.events import AgentEvent
     from gent_core._agent.protocol import RunAgent
     from gent_core.context import ExecutionContext
+    from gent_core.events import AgentEvent
     from gent_core.tools.base import Tool
 
 __all__ = ["CallRepair", "call_problem"]

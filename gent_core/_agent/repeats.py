@@ -22,8 +22,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gent_core._agent.records import StepRecord, ToolCallRecord
 from gent_core._serialize import to_json_data
+from gent_core.records import StepRecord, ToolCallRecord
 
 _SHOWN_CHARS = 200
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Sequence
 
-from gent_core._agent.records import RunResult, StepRecord
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
+from gent_core.records import RunResult, StepRecord
 
 __all__ = ["conversation_messages", "step_messages", "turn_messages"]
 

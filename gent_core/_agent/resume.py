@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from gent_core._agent.records import StepRecord
 from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core.errors import GentError
+from gent_core.records import StepRecord
 
 __all__ = ["interrupted_run", "open_run_transcript"]
 

@@ -29,25 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core._agent import feedback
 from gent_core._agent.clipboard import clipboard_records, render_clipboard
-from gent_core._agent.events import (
-    AgentEvent,
-    AnswerReady,
-    FeedbackSent,
-    StepStarted,
-    ToolCallFinished,
-    ToolCallsStarted,
-)
 from gent_core._agent.hooks import fire_hook
 from gent_core._agent.protocol import RunAgent
-from gent_core._agent.records import (
-    ModelCallStats,
-    RunResult,
-    RunStats,
-    StepRecord,
-    StopReason,
-    ToolCallRecord,
-    recorded_output,
-)
 from gent_core._agent.repair import CallRepair
 from gent_core._agent.repeats import (
     find_repeats,
@@ -76,8 +59,25 @@ from gent_core.errors import (
     TruncatedOutputError,
     describe_error,
 )
+from gent_core.events import (
+    AgentEvent,
+    AnswerReady,
+    FeedbackSent,
+    StepStarted,
+    ToolCallFinished,
+    ToolCallsStarted,
+)
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
 from gent_core.model import ModelRequest, ModelResponse
+from gent_core.records import (
+    ModelCallStats,
+    RunResult,
+    RunStats,
+    StepRecord,
+    StopReason,
+    ToolCallRecord,
+    recorded_output,
+)
 from gent_core.sections import FormattedSection, ParseResult
 from gent_core.toolchain import ToolCall, ToolChainResult
 

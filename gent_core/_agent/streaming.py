@@ -25,9 +25,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gent_core._agent.events import AgentEvent, OutputEvent
 from gent_core.context import Limits
 from gent_core.errors import GentError, ModelError, ParseError, describe_error
+from gent_core.events import AgentEvent, OutputEvent
 from gent_core.formats import IncrementalParser, TextFormat
 from gent_core.model import Model, ModelRequest, Usage
 from gent_core.sections import ParseResult, Section, SectionEnded, SectionStarted

@@ -9,7 +9,7 @@ Each line is one JSON object with a ``type``:
 
 Every line is flushed as soon as it is written, so a run killed mid-way leaves a readable
 record of every completed step. Every string value except the user's own text (the task, the
-answer) goes through a redaction function first (:func:`~gent_core._agent.records.redact_record`),
+answer) goes through a redaction function first (:func:`~gent_core.records.redact_record`),
 so secrets never reach the file; keys and structure are never changed, so the file reads back
 as it was written; and every line is strict JSON (:func:`gent_core._serialize.write_json`).
 
@@ -47,11 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from gent_core._agent.fields import FieldReader, RecordError
-from gent_core._agent.records import RunResult, StepRecord, redact_record
 from gent_core._bounded import TRANSCRIPT_FILE, read_file, read_json
+from gent_core._record_fields import FieldReader, RecordError
 from gent_core._serialize import OUTPUT_MAX_DEPTH, write_json
 from gent_core.errors import GentError, InputError, Location
+from gent_core.records import RunResult, StepRecord, redact_record
 
 __all__ = [
     "TRANSCRIPT_VERSION",
@@ -272,7 +272,7 @@ class TranscriptWriter:
     Args:
         path: The transcript file.
         redact: Applied to every string value before writing (e.g. ``LoadedConfig.redact``),
-            except the task and the answer (:func:`~gent_core._agent.records.redact_record`).
+            except the task and the answer (:func:`~gent_core.records.redact_record`).
         resume: Continue the run the file records (append to it) instead of starting one.
 
     Raises:

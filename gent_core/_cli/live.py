@@ -15,7 +15,11 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from gent_core._agent.events import (
+from gent_core._cli.colors import color_enabled, is_terminal
+from gent_core._cli.output import Output, visible
+from gent_core._config.secrets import Redactor
+from gent_core._serialize import write_json
+from gent_core.events import (
     AgentEvent,
     AnswerReady,
     FeedbackSent,
@@ -28,11 +32,7 @@ from gent_core._agent.events import (
     ToolCallFinished,
     ToolCallsStarted,
 )
-from gent_core._agent.records import format_tokens
-from gent_core._cli.colors import color_enabled, is_terminal
-from gent_core._cli.output import Output, visible
-from gent_core._config.secrets import Redactor
-from gent_core._serialize import write_json
+from gent_core.records import format_tokens
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
 
 __all__ = ["LiveView", "Spinner"]
@@ -88,7 +88,7 @@ class LiveView:
     (streamed text too, even when a secret is split over chunks) and control characters a
     model or a tool wrote are shown as escapes, never sent to the terminal raw. The user's own
     text is shown as written, never redacted: the task, the answer section while it streams
-    (:attr:`RunStarted.answer_section <gent_core._agent.events.RunStarted>`) and the answer.
+    (:attr:`RunStarted.answer_section <gent_core.events.RunStarted>`) and the answer.
 
     Args:
         out: Where the run is shown (stdout).

@@ -144,7 +144,7 @@ class Output:
     def json(self, value: Any, *, indent: int | None = 2, redact: bool = True) -> None:
         """Write ``value`` as strict JSON and a newline: its string values redacted unless
         ``redact`` is false (a run record already redacted by
-        :func:`~gent_core._agent.records.redact_record`), its keys never.
+        :func:`~gent_core.records.redact_record`), its keys never.
         """
         from gent_core._serialize import write_json  # only for JSON: the start stays light
 

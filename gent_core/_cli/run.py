@@ -264,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
     config's redactor, so secrets are masked on every path (live view, ``--json``, errors)
     and control characters written by a model or a tool are shown as escapes. The task and
     the answer are the user's own text and are shown exactly as written
-    (:func:`~gent_core._agent.records.redact_record` for ``--json``).
+    (:func:`~gent_core.records.redact_record` for ``--json``).
 
     The run is logged to the history database (:func:`~gent_core._history.recorder.record_runs`)
     unless ``--no-log`` is given or logging is off.
@@ -306,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
     if recorder is not None and recorder.run_id is not None:
         logger.info("logged as run %s (gent logs show %s)", recorder.run_id, recorder.run_id)
     if args.json:
-        from gent_core._agent.records import redact_record
+        from gent_core.records import redact_record
 
         output.json(redact_record(result.to_dict(), output.redact), redact=False)
     elif quiet:

@@ -20,7 +20,7 @@ Two ways of masking, one rule each:
 
 Redaction applies to string *values*; it never changes a mapping key or the structure of data,
 and never the user's own text (the task, the answer: see
-:func:`gent_core._agent.records.redact_record`).
+:func:`gent_core.records.redact_record`).
 
 Streamed text (a model's output, chunk by chunk) is redacted with :meth:`Redactor.stream`,
 which holds back the end of a chunk while it may be the start of a secret, so a secret split

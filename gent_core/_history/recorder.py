@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gent_core._agent.records import redact_record
 from gent_core._agent.transcript import Transcript, end_line, resume_line, run_line, step_line
 from gent_core._history.paths import database_path, logging_enabled
 from gent_core._history.writer import Writer
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
+from gent_core.records import redact_record
 
 if TYPE_CHECKING:
     from gent_core._agent import Agent, RunResult, StepRecord

@@ -372,7 +372,7 @@ class HistoryStore:
         """Append one transcript record (a JSON-ready dict with a ``type``) to a run.
 
         A ``step`` record also fills ``tool_calls`` and the run's step count; an ``end``
-        record (its ``stats`` as :meth:`RunStats.to_dict <gent_core._agent.RunStats.to_dict>`
+        record (its ``stats`` as :meth:`RunStats.to_dict <gent_core.records.RunStats.to_dict>`
         writes them) fills the answer, stop reason, tokens and seconds.
         """
         kind = str(record.get("type", ""))

@@ -7,8 +7,8 @@ import json
 from collections.abc import AsyncIterator, Callable
 
 from gent_core._agent import Agent, StepStarted
-from gent_core._agent.events import AgentEvent
 from gent_core.context import Limits
+from gent_core.events import AgentEvent
 from gent_core.model import Model, ModelChunk, ModelRequest
 
 MakeAgent = Callable[..., Agent]

@@ -21,11 +21,11 @@ from gent_core._agent import (
     ToolCallFinished,
     ToolCallsStarted,
 )
-from gent_core._agent.records import ModelCallStats, RunStats
 from gent_core.context import Limits
 from gent_core.errors import GentError
 from gent_core.messages import ImagePart
 from gent_core.model import ModelChunk, ModelRequest
+from gent_core.records import ModelCallStats, RunStats
 from gent_core.sections import TextDelta
 from gent_core.testing import ScriptedModel
 from tests.agent.conftest import EventLog

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from gent_core._agent import Agent, ToolCallFinished, load_transcript
-from gent_core._agent.events import AgentEvent
 from gent_core.context import Limits
+from gent_core.events import AgentEvent
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from gent_core._agent import Agent
 from gent_core._agent.feedback import repeat_note
-from gent_core._agent.records import StepRecord, ToolCallRecord
 from gent_core._agent.repeats import find_repeats
+from gent_core.records import StepRecord, ToolCallRecord
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

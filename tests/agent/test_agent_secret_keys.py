@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from gent_core._agent import Agent
-from gent_core._agent.records import redact_record
 from gent_core._cli.live import LiveView
 from gent_core._config.secrets import Redactor
+from gent_core.records import redact_record
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
 

@@ -12,9 +12,9 @@ from gent_xml.format import XMLFormat
 from pydantic import BaseModel
 
 from gent_core._agent import Agent
-from gent_core._agent.records import RunResult
 from gent_core._serialize import MAX_DEPTH, write_json
 from gent_core._terminations.typed import JSONTermination
+from gent_core.records import RunResult
 from gent_core.testing import ScriptedModel
 from gent_core.toolchain import ToolCall
 from gent_core.tools import tool

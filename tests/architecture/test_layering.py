@@ -45,8 +45,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._grammar.sections",
             "gent_core._grammar.strings",
             # Run records are values (the hooks pass them): below the agent that makes them.
-            "gent_core._agent.fields",
-            "gent_core._agent.records",
+            "gent_core._record_fields",
+            "gent_core.records",
         ),
     ),
     (
@@ -62,6 +62,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.tools.result",
             "gent_core.tools._describe",
             "gent_core._plugins.decisions",
+            # What a run reports as it goes (section events, tool calls): read by observers.
+            "gent_core.events",
         ),
     ),
     (

@@ -27,10 +27,12 @@ PUBLIC: frozenset[str] = frozenset(
         # the contracts
         "gent_core.context",
         "gent_core.errors",
+        "gent_core.events",
         "gent_core.formats",
         "gent_core.hookspecs",
         "gent_core.messages",
         "gent_core.model",
+        "gent_core.records",
         "gent_core.sections",
         "gent_core.termination",
         "gent_core.toolchain",

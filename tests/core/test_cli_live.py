@@ -6,8 +6,8 @@ import io
 
 from gent_xml.format import XMLFormat
 
-from gent_core._agent.events import OutputEvent
 from gent_core._cli.live import LiveView
+from gent_core.events import OutputEvent
 
 
 def render(text: str, chunk: int, *, color: bool = False) -> str:

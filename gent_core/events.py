@@ -13,8 +13,8 @@ from gent_core.sections import SectionEvent
 from gent_core.toolchain import ToolCall
 
 if TYPE_CHECKING:
-    from gent_core._agent.records import RunResult
     from gent_core.errors import GentError
+    from gent_core.records import RunResult
     from gent_core.tools.result import ToolResult
 
 __all__ = [

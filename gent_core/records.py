@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from gent_core._agent.fields import FieldReader, RecordError
+from gent_core._record_fields import FieldReader, RecordError
 from gent_core._serialize import to_json_data
 
 __all__ = [

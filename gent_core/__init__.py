@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     # the agent
     "Agent": "gent_core._agent",
-    "ApprovalPolicy": "gent_core._agent.approval",
+    "ApprovalPolicy": "gent_core._config.approval",
     # plugin system
     "hookimpl": "gent_core.hookspecs",
     "hookspec": "gent_core.hookspecs",
@@ -107,7 +107,6 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:
     from gent_core._agent import Agent
-    from gent_core._agent.approval import ApprovalPolicy
     from gent_core._config import (
         AgentConfig,
         LoadedConfig,
@@ -117,6 +116,7 @@ if TYPE_CHECKING:
         load_config,
         parse_config,
     )
+    from gent_core._config.approval import ApprovalPolicy
     from gent_core._plugins.commands import Command
     from gent_core._plugins.decisions import ToolCallDecision
     from gent_core._plugins.manager import (

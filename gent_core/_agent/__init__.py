@@ -1,9 +1,9 @@
 """The agent: a ReAct loop over text, its events, records, transcript and approval policies."""
 
 from gent_core._agent.agent import THINKING_GUIDANCE, Agent
-from gent_core._agent.approval import ApprovalPolicy
-from gent_core._agent.prompt import PromptParts
 from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
+from gent_core._config.approval import ApprovalPolicy
+from gent_core._config.prompt import PromptParts
 from gent_core.events import (
     AgentEvent,
     AnswerReady,

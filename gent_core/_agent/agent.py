@@ -9,16 +9,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gent_core._agent.approval import ApprovalPolicy
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.hooks import scoped_hooks
-from gent_core._agent.prompt import PromptParts
 from gent_core._agent.resume import open_run_transcript
 from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
 from gent_core._agent.transcript import Transcript
+from gent_core._config.approval import ApprovalPolicy
 from gent_core._config.building import agent_arguments, resolve_parts
+from gent_core._config.prompt import PromptParts
 from gent_core._plugins.manager import GentPluginManager
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location, ModelError, describe_error

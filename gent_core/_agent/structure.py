@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gent_core._agent.prompt import PromptParts
+from gent_core._config.prompt import PromptParts
 from gent_core.formats import TextFormat
 from gent_core.model import OutputStructure
 from gent_core.sections import Section, TextSection

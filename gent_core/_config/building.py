@@ -21,10 +21,10 @@ from gent_core.tools.base import Tool
 from gent_core.toolsets import Toolset
 
 if TYPE_CHECKING:
-    from gent_core._agent.approval import ApprovalPolicy
-    from gent_core._agent.prompt import PromptParts
+    from gent_core._config.approval import ApprovalPolicy
     from gent_core._config.loading import LoadedConfig
     from gent_core._config.models import AgentConfig
+    from gent_core._config.prompt import PromptParts
     from gent_core._plugins.manager import GentPluginManager
     from gent_core._plugins.registry import Registry
     from gent_core.context import Limits
@@ -129,7 +129,7 @@ def approval_policy(
     config: AgentConfig, ask_callback: Callable[..., bool] | None
 ) -> ApprovalPolicy | None:
     """The config's approval policy; ``None`` when it allows every call."""
-    from gent_core._agent.approval import ApprovalPolicy
+    from gent_core._config.approval import ApprovalPolicy
 
     approval = config.approval
     if not (approval.deny or approval.ask or approval.default != "allow"):
@@ -145,7 +145,7 @@ def approval_policy(
 
 def prompt_parts(config: AgentConfig) -> PromptParts:
     """The config's overrides of the system prompt's parts."""
-    from gent_core._agent.prompt import PromptParts
+    from gent_core._config.prompt import PromptParts
 
     return PromptParts(
         role=config.prompt.role,

@@ -77,7 +77,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._example_choice",
             # The system prompt's parts are what a config builds (and read only contracts):
             # below the configuration that builds them.
-            "gent_core._agent.prompt",
+            "gent_core._config.prompt",
             "gent_core._observation",
             "gent_core._terminations",
             "gent_core.tools",
@@ -93,7 +93,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._builtin",
             # The approval policy is a plugin object a config builds (it reads only the
             # contracts and the hook specs): below the configuration that builds it.
-            "gent_core._agent.approval",
+            "gent_core._config.approval",
         ),
     ),
     ("configuration", ("gent_core._config",)),

@@ -68,7 +68,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "toolkits over the contracts and built-in components",
         (
             "gent_core._textscan",
-            "gent_core._callparse",
             "gent_core._guidance",
             "gent_core._grammar",
             "gent_core._base_prompt",

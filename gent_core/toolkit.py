@@ -20,8 +20,6 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   :func:`compile_pattern`...);
 * **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`),
   and a chat model's conversation with worked examples as earlier turns (:func:`render_chat`);
-* **conversations** written in OpenAI's chat format, exactly (for files) or as a server takes
-  them (:func:`messages_to_openai`; gent-natural reads them back);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
   :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
@@ -129,10 +127,6 @@ _EXPORTS: dict[str, str] = {
     "render_prompt": "gent_core._base_prompt",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
-    # conversations in OpenAI's chat format
-    "OPENAI_FORM_KEY": "gent_core._openai_messages",
-    "message_to_openai": "gent_core._openai_messages",
-    "messages_to_openai": "gent_core._openai_messages",
     # running and writing
     "execute_action": "gent_core._execution",
     "execute_calls": "gent_core._execution",
@@ -293,11 +287,6 @@ if TYPE_CHECKING:
         NOFOLLOW,
         USE_DIR_FD,
     )
-    from gent_core._openai_messages import (
-        OPENAI_FORM_KEY,
-        message_to_openai,
-        messages_to_openai,
-    )
     from gent_core._regexes import (
         TIMEOUT_VARIABLE,
         BoundedPattern,
@@ -387,7 +376,6 @@ __all__ = [
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
     "NOFOLLOW",
-    "OPENAI_FORM_KEY",
     "Output",
     "PathRejectedError",
     "PatternError",
@@ -446,8 +434,6 @@ __all__ = [
     "load_export",
     "load_transcript",
     "matches",
-    "message_to_openai",
-    "messages_to_openai",
     "name_table",
     "not_an_object_problem",
     "parse_assignment",

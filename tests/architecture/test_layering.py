@@ -23,7 +23,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._user_dirs",
             "gent_core._lines",
             "gent_core.messages",
-            "gent_core._openai_messages",
             "gent_core._regexes",
             "gent_core._limit_rules",
             "gent_core._pydantic_patterns",

@@ -262,7 +262,8 @@ def run(args: argparse.Namespace) -> int:
     """Convert the input and print it; return 0, or 1 on bad input."""
     import logging
 
-    from gent_core.toolkit import messages_to_openai, write_json
+    from gent_core.toolkit import write_json
+    from gent_natural.openai_writer import messages_to_openai
 
     # the problems are printed below; the library's warnings would repeat them
     logging.getLogger("gent_natural").addHandler(logging.NullHandler())

@@ -37,6 +37,7 @@ for path in (REPO, REPO / "plugins" / "gent-natural"):
 from gent_natural import (  # noqa: E402
     TextReader,
     messages_from_openai,
+    messages_to_openai,
     read_text,
     stream_text_events,
     to_native,
@@ -44,8 +45,6 @@ from gent_natural import (  # noqa: E402
 )
 from gent_natural.events import ToolCallRead  # noqa: E402
 from recorder import Recorder  # noqa: E402
-
-from gent_core.toolkit import messages_to_openai  # noqa: E402
 
 RECORD = Recorder(
     "bench_natural",

@@ -1,4 +1,5 @@
-"""Building blocks shared by text formats: section names, attributes and result collection.
+"""Building blocks shared by text formats and call readers: section names, attributes, result
+collection, and quoting model text in messages.
 
 Formats (``gent-xml``, ``gent-markdown``) scan model output with their own state machine; this
 module holds what they have in common so that plugins never import each other:
@@ -8,7 +9,10 @@ module holds what they have in common so that plugins never import each other:
   (double quotes, single quotes or unquoted values; entities decoded);
   :func:`attribute_pairs` reads them as written, a key repeated included;
 * :class:`SectionCollector` turns a scanner's findings (text, section opened, section closed)
-  into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`.
+  into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`;
+* :func:`quote_start`, :func:`quote_end` and :func:`snippet_at` quote a piece of model text
+  on one line, and :func:`line_column` locates an offset, for the messages of every call
+  reader (and of the command line).
 
 Nothing here uses a regular expression that can backtrack more than a bounded amount.
 """
@@ -35,8 +39,12 @@ __all__ = [
     "SectionCollector",
     "attribute_pairs",
     "format_attributes",
+    "line_column",
     "name_table",
     "parse_attributes",
+    "quote_end",
+    "quote_start",
+    "snippet_at",
 ]
 
 EMPTY_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
@@ -245,3 +253,41 @@ class SectionCollector:
             if segment:
                 self._outside.append(segment)
             self._outside_pieces = []
+
+
+# ---------------------------------------------------------------------- quoting model text
+
+_QUOTE_CHARS = 60
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def quote_start(text: str, limit: int = _QUOTE_CHARS) -> str:
+    """Return the start of ``text`` on one line, cut to ``limit`` characters with ``...``."""
+    flat = _one_line(text)
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def quote_end(text: str, limit: int = _QUOTE_CHARS // 2) -> str:
+    """Return the end of ``text`` on one line, cut to ``limit`` characters after ``...``."""
+    flat = _one_line(text)
+    return flat if len(flat) <= limit else "..." + flat[-limit:]
+
+
+def snippet_at(text: str, offset: int, radius: int = 20) -> str:
+    """Return the text around ``offset`` on one line (for "near `...`" messages)."""
+    start = max(0, offset - radius)
+    end = min(len(text), offset + radius)
+    prefix = "..." if start > 0 else ""
+    suffix = "..." if end < len(text) else ""
+    return prefix + _one_line(text[start:end]) + suffix
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """Return the 1-based line and column of ``offset`` in ``text``."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column

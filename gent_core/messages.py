@@ -11,8 +11,8 @@ native function calling produces:
 
 Every message carries :attr:`~Message.metadata`: keys a source format has that gent does not
 model (kept so conversions round-trip exactly) and anything an application wants to attach.
-:func:`gent_core.toolkit.messages_to_openai` writes the OpenAI chat format (gent-natural's
-``messages_from_openai`` reads it).
+gent-natural writes them in the OpenAI chat format and reads them back
+(``gent_natural.messages_to_openai`` and ``messages_from_openai``).
 """
 
 from __future__ import annotations

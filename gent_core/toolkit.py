@@ -3,10 +3,13 @@
 Everything a format, tool chain, termination, tool package, model back end or command needs
 beyond the contracts, in one namespace (names load lazily, so importing it costs nothing):
 
-* **text scanning**: section attributes and incremental section collection
-  (:class:`SectionCollector`, :func:`parse_attributes`, :func:`format_attributes`...);
-* **call parsing**: tool calls from JSON values, fenced blocks and quoted text
-  (:func:`read_json_calls`, :func:`calls_from_values`, :func:`quote_start`...);
+* **text scanning**: section attributes, incremental section collection, and model text quoted
+  on one line for messages (:class:`SectionCollector`, :func:`parse_attributes`,
+  :func:`quote_start`, :func:`snippet_at`...);
+* **call guidance**: the block every tool chain's prompt guidance shares and the calls it
+  shows (:func:`call_guidance`, :func:`guidance_calls`, :data:`NEUTRAL_CALLS`...); readers of
+  calls live with their tool chains (JSON calls in ``gent_json``, which other chains may
+  depend on);
 * **grammar building**: GBNF for constrained generation (:class:`GrammarBuilder`,
   :class:`JSONSchemaConverter`, :func:`arguments_schema`, :func:`repeat_calls`...);
 * **schema helpers**: cleaning, following ``$ref``, validating, example arguments
@@ -17,8 +20,6 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   :func:`compile_pattern`...);
 * **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`),
   and a chat model's conversation with worked examples as earlier turns (:func:`render_chat`);
-* **conversations** written in OpenAI's chat format, exactly (for files) or as a server takes
-  them (:func:`messages_to_openai`; gent-natural reads them back);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
   :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
@@ -62,20 +63,11 @@ _EXPORTS: dict[str, str] = {
     "format_attributes": "gent_core._textscan",
     "name_table": "gent_core._textscan",
     "parse_attributes": "gent_core._textscan",
-    # call parsing
-    "ARGUMENT_KEYS": "gent_core._callparse",
-    "NAME_KEYS": "gent_core._callparse",
-    "CallSyntax": "gent_core._callparse",
-    "calls_from_values": "gent_core._callparse",
-    "fenced_blocks": "gent_core._callparse",
-    "find_json_values": "gent_core._callparse",
-    "normalize_call": "gent_core._callparse",
-    "read_json_calls": "gent_core._callparse",
-    "scan": "gent_core._callparse.scan",
-    "line_column": "gent_core._callparse.text",
-    "quote_end": "gent_core._callparse.text",
-    "quote_start": "gent_core._callparse.text",
-    "snippet_at": "gent_core._callparse.text",
+    "line_column": "gent_core._textscan",
+    "quote_end": "gent_core._textscan",
+    "quote_start": "gent_core._textscan",
+    "snippet_at": "gent_core._textscan",
+    # call guidance
     "NEUTRAL_CALL": "gent_core._guidance",
     "NEUTRAL_CALLS": "gent_core._guidance",
     "call_guidance": "gent_core._guidance",
@@ -135,10 +127,6 @@ _EXPORTS: dict[str, str] = {
     "render_prompt": "gent_core._base_prompt",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
-    # conversations in OpenAI's chat format
-    "OPENAI_FORM_KEY": "gent_core._openai_messages",
-    "message_to_openai": "gent_core._openai_messages",
-    "messages_to_openai": "gent_core._openai_messages",
     # running and writing
     "execute_action": "gent_core._execution",
     "execute_calls": "gent_core._execution",
@@ -220,25 +208,6 @@ if TYPE_CHECKING:
         read_text_file,
         read_yaml,
     )
-    from gent_core._callparse import (
-        ARGUMENT_KEYS,
-        NAME_KEYS,
-        CallSyntax,
-        calls_from_values,
-        fenced_blocks,
-        find_json_values,
-        normalize_call,
-        read_json_calls,
-    )
-    from gent_core._callparse.scan import (
-        scan,
-    )
-    from gent_core._callparse.text import (
-        line_column,
-        quote_end,
-        quote_start,
-        snippet_at,
-    )
     from gent_core._cli.agentconfig import default_agent_help
     from gent_core._cli.colors import is_terminal, rich_console
     from gent_core._cli.errors import UsageError
@@ -317,11 +286,6 @@ if TYPE_CHECKING:
         NOFOLLOW,
         USE_DIR_FD,
     )
-    from gent_core._openai_messages import (
-        OPENAI_FORM_KEY,
-        message_to_openai,
-        messages_to_openai,
-    )
     from gent_core._regexes import (
         TIMEOUT_VARIABLE,
         BoundedPattern,
@@ -353,8 +317,12 @@ if TYPE_CHECKING:
         SectionCollector,
         attribute_pairs,
         format_attributes,
+        line_column,
         name_table,
         parse_attributes,
+        quote_end,
+        quote_start,
+        snippet_at,
     )
     from gent_core._workspace import (
         MAX_SYMLINK_HOPS,
@@ -383,12 +351,10 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
-    "ARGUMENT_KEYS",
     "BINARY",
     "BoundedPattern",
     "CLOEXEC",
     "CONVERSATION_FILE",
-    "CallSyntax",
     "CallableTool",
     "ComponentSpec",
     "DIR_FLAGS",
@@ -407,11 +373,9 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_SYMLINK_HOPS",
     "Mark",
-    "NAME_KEYS",
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
     "NOFOLLOW",
-    "OPENAI_FORM_KEY",
     "Output",
     "PathRejectedError",
     "PatternError",
@@ -438,7 +402,6 @@ __all__ = [
     "bounded_lines",
     "build_agent_grammar",
     "call_guidance",
-    "calls_from_values",
     "check_gbnf",
     "check_tool_name",
     "check_value",
@@ -456,8 +419,6 @@ __all__ = [
     "execute_action",
     "execute_calls",
     "export_names",
-    "fenced_blocks",
-    "find_json_values",
     "follow_refs",
     "for_example",
     "format_attributes",
@@ -473,10 +434,7 @@ __all__ = [
     "load_export",
     "load_transcript",
     "matches",
-    "message_to_openai",
-    "messages_to_openai",
     "name_table",
-    "normalize_call",
     "not_an_object_problem",
     "parse_assignment",
     "parse_attributes",
@@ -488,7 +446,6 @@ __all__ = [
     "read_document",
     "read_file",
     "read_json",
-    "read_json_calls",
     "read_stream",
     "read_text_file",
     "read_yaml",
@@ -500,7 +457,6 @@ __all__ = [
     "run_command",
     "same_file",
     "sample",
-    "scan",
     "search",
     "section_name_for",
     "set_config_key",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 
+from gent_natural import messages_to_openai
 from gent_natural.cli import InputError, read_messages
 
 from fuzz.targets.contract import check_args, decode, outcome
 from gent_core._serialize import check_value, write_json
-from gent_core.toolkit import messages_to_openai
 
 
 def test_one_input(data: bytes) -> None:

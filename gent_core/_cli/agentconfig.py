@@ -191,7 +191,7 @@ class _OverrideAction(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        from gent_core._callparse.text import quote_start
+        from gent_core._textscan import quote_start
         from gent_core.errors import InputError
 
         flag = option_string or self.option_strings[0]

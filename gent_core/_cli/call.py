@@ -110,7 +110,7 @@ def parse_pairs(pairs: list[str], flag: str) -> dict[str, Any]:
         UsageError: A pair without ``=`` or with an empty key.
         InputBoundsError: A JSON value beyond the bounds.
     """
-    from gent_core._callparse.text import quote_start
+    from gent_core._textscan import quote_start
 
     parsed: dict[str, Any] = {}
     for pair in pairs:

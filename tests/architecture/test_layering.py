@@ -23,7 +23,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._user_dirs",
             "gent_core._lines",
             "gent_core.messages",
-            "gent_core._openai_messages",
             "gent_core._regexes",
             "gent_core._limit_rules",
             "gent_core._pydantic_patterns",
@@ -70,7 +69,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "toolkits over the contracts and built-in components",
         (
             "gent_core._textscan",
-            "gent_core._callparse",
             "gent_core._guidance",
             "gent_core._grammar",
             "gent_core._base_prompt",

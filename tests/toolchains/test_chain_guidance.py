@@ -7,11 +7,10 @@ import json
 from typing import Annotated, Literal
 
 import yaml
-from gent_json import JSONToolChain
+from gent_json import JSONToolChain, read_json_calls
 from gent_yaml import YAMLToolChain
 from pydantic import Field
 
-from gent_core._callparse import read_json_calls
 from gent_core._guidance import example_arguments
 from gent_core.tools import ToolExample, tool
 from gent_core.tools._describe import describe_tool

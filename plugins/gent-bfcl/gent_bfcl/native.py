@@ -175,7 +175,7 @@ def native_body(
         BFCLSchemaError: When a function doc cannot be converted.
         ValueError: For a message role other than system, user or assistant.
     """
-    from gent_core.toolkit import messages_to_openai
+    from gent_natural import messages_to_openai
 
     turn = [chat_message(task, message) for message in task.question[0]]
     body: dict[str, Any] = {

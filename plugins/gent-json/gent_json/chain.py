@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import call_guidance, dumps_json, read_json_calls
+from gent_core.toolkit import call_guidance, dumps_json
 from gent_core.tools.base import Tool
+from gent_json.reading import read_json_calls
 
 if TYPE_CHECKING:
     from gent_core.toolkit import GrammarBuilder
@@ -21,7 +22,7 @@ class JSONToolChain(ToolChain):
 
     One call is an object; several calls are a list of objects (they run concurrently).
     Parsing is lenient where models are messy and strict where guessing would be wrong: see
-    :func:`gent_core._callparse.read_json_calls`. Results are written as JSON (a string
+    :func:`gent_json.read_json_calls`. Results are written as JSON (a string
     result as it is).
 
     Args:

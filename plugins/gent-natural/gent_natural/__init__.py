@@ -7,8 +7,11 @@
 * :func:`stream_text_to_native`, :func:`stream_text_events`,
   :func:`stream_native_to_text` and :func:`stream_deltas_to_text` (a natively streamed reply's
   OpenAI deltas) do the same on async streams;
-* :func:`messages_from_openai` reads a conversation of OpenAI chat messages, exactly
-  (:func:`gent_core.toolkit.messages_to_openai` writes it back);
+* :func:`messages_from_openai` reads a conversation of OpenAI chat messages, exactly, and
+  :func:`messages_to_openai` (:func:`message_to_openai` for one message) writes it back, in
+  that exact form or in the form a chat-completions server takes (``request=True``); how a
+  source spelled things is kept under :data:`OPENAI_FORM_KEY`. Model back ends that talk to
+  such servers depend on gent-natural for this writer;
 * :class:`NaturalToolChain` (the ``natural`` tool chain) lets gent's own loop run models
   that write ``<tool_call>`` tags; :class:`NaturalMiddleware` (``natural: true`` in an agent
   config) turns a native history into text before the model sees it.
@@ -26,6 +29,9 @@ _EXPORTS = {
     "NaturalOptions": "gent_natural.options",
     "OpenAIMessageError": "gent_natural.openai_messages",
     "messages_from_openai": "gent_natural.openai_messages",
+    "OPENAI_FORM_KEY": "gent_natural.openai_writer",
+    "message_to_openai": "gent_natural.openai_writer",
+    "messages_to_openai": "gent_natural.openai_writer",
     "to_text": "gent_natural.native_to_text",
     "convert_to_text": "gent_natural.native_to_text",
     "TextConversion": "gent_natural.native_to_text",
@@ -49,6 +55,7 @@ if TYPE_CHECKING:
     from gent_natural.events import MessageReady, ProseDelta, ToolCallRead, ToolResponseRead
     from gent_natural.native_to_text import TextConversion, convert_to_text, to_text
     from gent_natural.openai_messages import OpenAIMessageError, messages_from_openai
+    from gent_natural.openai_writer import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
     from gent_natural.options import NaturalOptions
     from gent_natural.reader import TextReader, read_text
     from gent_natural.streaming import (
@@ -62,6 +69,7 @@ __all__ = [
     "MessageReady",
     "NativeConversion",
     "NaturalOptions",
+    "OPENAI_FORM_KEY",
     "OpenAIMessageError",
     "ProseDelta",
     "TextConversion",
@@ -70,7 +78,9 @@ __all__ = [
     "ToolResponseRead",
     "convert_to_native",
     "convert_to_text",
+    "message_to_openai",
     "messages_from_openai",
+    "messages_to_openai",
     "read_text",
     "stream_deltas_to_text",
     "stream_native_to_text",

@@ -2,8 +2,9 @@
 
 :func:`messages_from_openai` turns OpenAI chat messages (dicts as the chat-completions API
 takes and returns them) into :class:`~gent_core.messages.Message` objects; gent's writer,
-:func:`gent_core.toolkit.messages_to_openai`, writes them back. The round trip is exact: for
-every message this module accepts, ``messages_to_openai(messages_from_openai(data)) == data``.
+:func:`~gent_natural.openai_writer.messages_to_openai`, writes them back. The round trip is
+exact: for every message this module accepts,
+``messages_to_openai(messages_from_openai(data)) == data``.
 
 What is read:
 
@@ -20,7 +21,7 @@ What is read:
 
 How the source wrote things that have several spellings (``content`` absent or a list
 holding a single text, role ``developer``, ``tool_calls: []``) is remembered under the
-metadata key :data:`gent_core.toolkit.OPENAI_FORM_KEY`, which the writer honours. Anything
+metadata key :data:`gent_natural.OPENAI_FORM_KEY`, which the writer honours. Anything
 else gives an :class:`OpenAIMessageError` naming the message, the field and what is accepted.
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 
 from gent_core.errors import GentError
 from gent_core.messages import ContentPart, ImagePart, Message, MessageToolCall, Role, TextPart
-from gent_core.toolkit import OPENAI_FORM_KEY
+from gent_natural.openai_writer import OPENAI_FORM_KEY
 
 __all__ = [
     "OpenAIMessageError",

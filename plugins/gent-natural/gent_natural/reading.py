@@ -3,7 +3,7 @@
 Accepted calls:
 
 * ``<tool_call name="X">`` with a JSON object of arguments as its body, fenced or not, read
-  by gent's lenient JSON reader (:func:`gent_core._callparse.find_json_values`); an empty body
+  by gent's lenient JSON reader (:func:`gent_json.find_json_values`); an empty body
   means no arguments. A body ``{"name": "X", "arguments": {...}}`` naming the same tool is
   unwrapped;
 * the Hermes/Qwen form ``<tool_call>{"name": "X", "arguments": {...}}</tool_call>`` (also
@@ -32,15 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gent_json import calls_from_values, find_json_values, normalize_call, scan
+
 from gent_core.errors import GentError, describe_error
-from gent_core.toolkit import (
-    ValueBoundsError,
-    calls_from_values,
-    check_value,
-    find_json_values,
-    normalize_call,
-    scan,
-)
+from gent_core.toolkit import ValueBoundsError, check_value
 from gent_natural.scanner import Element
 from gent_natural.tags import CALL_TAG, MISSING_RESULT, RESPONSE_TAG, strip_joiners
 

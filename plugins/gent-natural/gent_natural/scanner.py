@@ -14,7 +14,7 @@
 Each character is examined a bounded number of times (a held tag start is never re-read), so
 the work is linear in the length of the stream however it is chunked. An opening tag is
 ``<tool_call`` or ``<tool_response`` (any case) followed by attributes
-(:func:`gent_core._textscan.parse_attributes`) and ``>``; the first ``>`` ends it and a ``<``
+(:func:`gent_core.toolkit.parse_attributes`) and ``>``; the first ``>`` ends it and a ``<``
 before it makes it text. An attribute written twice is reported (:attr:`Element.repeated`),
 so a reader can refuse it instead of taking one of the values.
 """

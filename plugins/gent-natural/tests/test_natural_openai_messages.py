@@ -12,11 +12,11 @@ from gent_natural.openai_messages import (
     message_from_openai,
     messages_from_openai,
 )
+from gent_natural.openai_writer import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core.messages import ImagePart, TextPart
-from gent_core.toolkit import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
 
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()
 

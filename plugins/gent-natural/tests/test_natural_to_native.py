@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from gent_natural.native_to_text import to_text
+from gent_natural.openai_writer import messages_to_openai
 from gent_natural.options import NaturalOptions
 from gent_natural.reader import read_text
 from gent_natural.text_to_native import convert_to_native, to_native
@@ -18,7 +19,6 @@ from gent_core.formats import TextFormat
 from gent_core.messages import ImagePart, Message, MessageToolCall, TextPart
 from gent_core.testing import PluginSandbox
 from gent_core.toolchain import ToolChain
-from gent_core.toolkit import messages_to_openai
 
 
 def registry_component(kind: str, name: str, **options: Any) -> Any:

@@ -225,7 +225,9 @@ class OpenAIModel(Model):
         if o.api == "chat":
             # An instruct model behind the chat API: its own template, and with a structure
             # worked examples in the agent's format as earlier turns.
-            from gent_core.toolkit import messages_to_openai, render_chat
+            from gent_natural import messages_to_openai
+
+            from gent_core.toolkit import render_chat
 
             messages = render_chat(request.messages, request.structure, few_shot=o.few_shot)
             body["messages"] = messages_to_openai(

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from gent_natural import messages_to_openai
 from gent_openai.model import OpenAIModel
 from gent_openai.sse import sse_data
 from openai_fake_server import FakeServer, Reply, chat_event, free_port
@@ -18,7 +19,6 @@ from openai_fake_server import FakeServer, Reply, chat_event, free_port
 from gent_core.errors import ConfigError, ModelError
 from gent_core.messages import IMAGE_OMITTED, ImagePart, Message, TextPart
 from gent_core.model import ModelChunk, ModelIdentity, ModelRequest
-from gent_core.toolkit import messages_to_openai
 
 KEY = "sk-test-SECRET-0123456789"
 REQUEST = ModelRequest([Message.system("Be brief."), Message.user("Hi")], max_tokens=5)

@@ -7,14 +7,18 @@ messages (dicts as the chat-completions API takes them), in one of two forms:
   its :attr:`~gent_core.messages.Message.metadata` keys and ``is_error`` (gent's flag for a
   failed call, not part of the OpenAI format) included, and in the spelling the source used
   (remembered under :data:`OPENAI_FORM_KEY`), so that a conversation read from OpenAI
-  messages is written back exactly as it was (gent-natural's reader,
-  ``gent_natural.openai_messages``, reads them);
+  messages by :func:`gent_natural.messages_from_openai` (the reader beside this module) is
+  written back exactly as it was;
 * **request** (``request=True``), for a chat-completions server: only the fields of the
   format (no metadata keys, no ``is_error``), content as one string unless images are sent,
   ``null`` only beside tool calls.
 
 With ``images=False`` (a model that does not accept images) each image reads
 :data:`~gent_core.messages.IMAGE_OMITTED` instead.
+
+Model back ends that talk to chat-completions servers (``gent-openai``, the native baseline of
+``gent-bfcl``) depend on gent-natural for this writer: one writer for every place gent writes
+the format.
 """
 
 from __future__ import annotations

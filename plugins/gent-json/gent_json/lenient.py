@@ -2,7 +2,7 @@
 
 :func:`find_json_values` accepts what real models write: code fences, prose before and after
 (even prose holding ``{`` or ``}``), several values one after another, and the tolerant
-syntax of :mod:`gent_core._callparse.tolerant` (single quotes, ``True``/``False``/``None``,
+syntax of :mod:`gent_json.tolerant` (single quotes, ``True``/``False``/``None``,
 trailing commas, raw newlines in strings). It refuses what it cannot read with certainty:
 
 * a value that was **cut off** (an opener never closed, a string never terminated) raises
@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gent_core._callparse.scan import Span, scan
-from gent_core._callparse.text import line_column, quote_end, snippet_at
-from gent_core._callparse.tolerant import TolerantJSONError
-from gent_core._callparse.tolerant import loads as tolerant_loads
 from gent_core.errors import InvalidJSONError, Location, TruncatedCallError
+from gent_core.toolkit import line_column, quote_end, snippet_at
+from gent_json.spans import Span, scan
+from gent_json.tolerant import TolerantJSONError
+from gent_json.tolerant import loads as tolerant_loads
 
 __all__ = ["JSON_CALL_FORM", "find_json_values", "parse_json_value"]
 

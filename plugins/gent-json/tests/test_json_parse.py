@@ -6,12 +6,10 @@ import contextlib
 import json
 
 import pytest
-from gent_json import JSONToolChain
+from gent_json import JSONToolChain, find_json_values, scan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gent_core._callparse import find_json_values
-from gent_core._callparse.scan import scan
 from gent_core.errors import (
     InvalidJSONError,
     MissingToolNameError,

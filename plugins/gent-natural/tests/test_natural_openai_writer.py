@@ -1,12 +1,13 @@
-"""The toolkit's OpenAI chat message writer: the exact form (files, conversions) and the
+"""gent-natural's OpenAI chat message writer: the exact form (files, conversions) and the
 request form (what gent-openai sends a chat-completions server), from one implementation."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from gent_natural import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
+
 from gent_core.messages import IMAGE_OMITTED, ImagePart, Message, MessageToolCall, TextPart
-from gent_core.toolkit import OPENAI_FORM_KEY, message_to_openai, messages_to_openai
 
 PNG = ImagePart(b"\x89PNG", "image/png", detail="low")
 

@@ -1,17 +1,27 @@
-"""No function in gent_core is over 60 lines unless its docstring says why (docs/architecture.md,
-"Function length"): a line of the docstring starting with "Long because".
+"""No function in gent_core or a plugin is over 60 lines unless its docstring says why
+(docs/architecture.md, "Function length"): a line of the docstring starting with "Long because".
 
 A function's length is counted from its ``def`` line to its last line, docstring included,
 decorators not (the count ``ast`` gives). A long function usually does two jobs; when it
 does one (a flat table of arguments, a state machine kept in one loop for speed), the
 docstring says so, and the reader knows the length is deliberate.
+
+The plugins' code is every plugin package (``plugins/*/gent_*``) and the plugin template's
+source files (``plugins/gent-template/_template``): ``gent new-plugin`` copies them into every
+new plugin's package, so they are code a plugin ships and the shape new plugins start from.
+Tests are left out, here as in gent_core, and so is the template's ``test_plugin.py``.
 """
 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from tests.architecture.imports import PACKAGE
+
+ROOT = PACKAGE.parent
+PLUGINS = ROOT / "plugins"
+TEMPLATE = PLUGINS / "gent-template" / "_template"
 
 MAX_LINES = 60
 REASON = "Long because"
@@ -36,16 +46,50 @@ def long_functions(source: str, where: str) -> list[str]:
     return found
 
 
-def test_no_function_is_over_60_lines_without_a_reason() -> None:
-    found = [
+def plugin_sources() -> list[Path]:
+    """The plugins' code: every module of a plugin package, and the template's source files
+    (not its ``test_*`` files)."""
+    packages = sorted(path for root in PLUGINS.glob("*/gent_*") for path in root.rglob("*.py"))
+    template = sorted(path for path in TEMPLATE.rglob("*.py") if not path.name.startswith("test_"))
+    return packages + template
+
+
+def long_functions_in(paths: list[Path]) -> list[str]:
+    """:func:`long_functions` over files, each named by its path from the repository root."""
+    return [
         problem
-        for path in sorted(PACKAGE.rglob("*.py"))
-        for problem in long_functions(path.read_text(), str(path.relative_to(PACKAGE.parent)))
+        for path in paths
+        for problem in long_functions(path.read_text(), str(path.relative_to(ROOT)))
     ]
-    assert not found, (
+
+
+def _message(found: list[str]) -> str:
+    return (
         f"functions over {MAX_LINES} lines: split them by job, or say why in the docstring "
         f"(a line starting with {REASON!r}):\n" + "\n".join(found)
     )
+
+
+def test_no_function_is_over_60_lines_without_a_reason() -> None:
+    found = long_functions_in(sorted(PACKAGE.rglob("*.py")))
+    assert not found, _message(found)
+
+
+def test_no_plugin_function_is_over_60_lines_without_a_reason() -> None:
+    found = long_functions_in(plugin_sources())
+    assert not found, _message(found)
+
+
+def test_the_plugins_code_is_the_packages_and_the_template_not_the_tests() -> None:
+    names = {path.relative_to(PLUGINS).as_posix() for path in plugin_sources()}
+    assert "gent-pythonic/gent_pythonic/scanner.py" in names
+    assert "gent-template/gent_template/scaffold.py" in names
+    assert "gent-template/_template/kinds/tool/plugin.py" in names
+    assert "gent-template/_template/gent_template/__init__.py" in names
+    assert "gent-template/_template/kinds/tool/test_plugin.py" not in names
+    assert not [name for name in names if "/tests/" in f"/{name}"]
+    packages = {name.split("/")[0] for name in names}
+    assert packages == {path.parent.name for path in PLUGINS.glob("*/gent_*")}
 
 
 def _function(body_lines: int, docstring: str) -> str:

@@ -27,7 +27,9 @@ from gent_core.toolkit import HelpFormatter, run_command
 if TYPE_CHECKING:
     from gent_eval.configs import Configuration
     from gent_eval.records import EvalResult, RunRecord
-    from gent_eval.sources import SuiteLoader
+    from gent_eval.report import ReportFormat
+    from gent_eval.sources import SourceReport, SuiteLoader
+    from gent_eval.suite import Suite
 
 __all__ = ["add_arguments", "run"]
 
@@ -69,7 +71,10 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``gent eval``."""
+    """Add the options of ``gent eval``.
+
+    Long because it is a flat table: one ``add_argument`` per option, in the order of the help.
+    """
     from gent_core.toolkit import default_agent_help
 
     # The sources are not looked up here: building the parser (gent --help, completion)
@@ -373,10 +378,6 @@ class _Usage(Exception):
 
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation; print the table; write the report."""
-    from gent_eval.loading import load_suite
-    from gent_eval.report import write_report
-    from gent_eval.runner import EvalRunner, slug
-
     report = Path(args.report) if args.report else None
     if report is not None:
         from gent_eval.report import report_format
@@ -391,14 +392,15 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(error))
     if source is not None:
         return _run_source(args, *source, report)
-    if args.max_tokens is not None:
-        return _error("--max-tokens applies to suite sources (PREFIX:SELECTOR) only")
-    if args.baseline is not None:
-        return _error("--baseline applies to suite sources (PREFIX:SELECTOR) only")
+    return _run_suite_file(args, report)
+
+
+def _run_suite_file(args: argparse.Namespace, report: Path | None) -> int:
+    """Run a suite file's evaluation; print its table; write its report and its pick."""
+    from gent_eval.runner import slug
+
     try:
-        suite = load_suite(args.suite).select(args.task, args.tag).every(args.every, args.limit)
-        if not suite.tasks:
-            return _error(f"no task of {args.suite} matches --task/--tag/--every/--limit")
+        suite = _suite(args)
         configurations = _configurations(args)
     except _Usage as error:
         return _error(str(error))
@@ -406,6 +408,60 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(error), error)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     transcripts = Path(args.transcripts or Path("gent-eval") / f"{slug(suite.name)}-{stamp}")
+    try:
+        result, interrupted = _run_with_progress(args, suite, configurations, transcripts)
+    except GentError as error:
+        return _error(str(error), error)
+    _print_table(result, no_color=args.no_color)
+    failed = sum(1 for record in result.records if record.status == "failed")
+    print(
+        f"{len(result.records)} runs, {failed} failed, {len(result.errors)} could not run; "
+        f"transcripts in {transcripts}",
+        file=sys.stderr,
+    )
+    if report is not None and not _write_suite_report(result, report, args.report_format):
+        return EXIT_RUN_ERRORS
+    if interrupted:
+        print("gent eval: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.pick and not _pick_from_suite(args.pick, configurations, result, suite.name):
+        return EXIT_RUN_ERRORS
+    return exit_code(result, args.min_success)
+
+
+def _suite(args: argparse.Namespace) -> Suite:
+    """The suite file's tasks that ``--task``, ``--tag``, ``--every`` and ``--limit`` select.
+
+    Raises:
+        _Usage: An option for suite sources only was given, or no task is selected.
+        GentError: The suite file is missing or invalid.
+    """
+    from gent_eval.loading import load_suite
+
+    if args.max_tokens is not None:
+        raise _Usage("--max-tokens applies to suite sources (PREFIX:SELECTOR) only")
+    if args.baseline is not None:
+        raise _Usage("--baseline applies to suite sources (PREFIX:SELECTOR) only")
+    suite = load_suite(args.suite).select(args.task, args.tag).every(args.every, args.limit)
+    if not suite.tasks:
+        raise _Usage(f"no task of {args.suite} matches --task/--tag/--every/--limit")
+    return suite
+
+
+def _run_with_progress(
+    args: argparse.Namespace,
+    suite: Suite,
+    configurations: Sequence[Configuration],
+    transcripts: Path,
+) -> tuple[EvalResult, bool]:
+    """Run every task under every configuration with progress on stderr: the result, and
+    whether Ctrl-C stopped the runs (the result then covers the runs that ended).
+
+    Raises:
+        GentError: The runs could not start or go on.
+    """
+    from gent_eval.runner import EvalRunner
+
     progress = _Progress(
         enabled=not args.no_progress and args.verbosity >= 0, no_color=args.no_color
     )
@@ -418,47 +474,44 @@ def run(args: argparse.Namespace) -> int:
         run_timeout=args.timeout,
         listener=progress,
     )
-    interrupted = False
     try:
-        result = run_command(runner.run())
-    except GentError as error:
-        progress.stop()
-        return _error(str(error), error)
+        return run_command(runner.run()), False
     except KeyboardInterrupt:
-        interrupted = True
-        result = runner.result()
+        return runner.result(), True
     finally:
         progress.stop()
-    _print_table(result, no_color=args.no_color)
-    failed = sum(1 for record in result.records if record.status == "failed")
-    print(
-        f"{len(result.records)} runs, {failed} failed, {len(result.errors)} could not run; "
-        f"transcripts in {transcripts}",
-        file=sys.stderr,
-    )
-    if report is not None:
-        try:
-            for remark in write_report(result, report, args.report_format):
-                print(f"gent eval: {remark}", file=sys.stderr)
-        except OSError as error:
-            print(f"gent eval: error: cannot write the report: {error}", file=sys.stderr)
-            return EXIT_RUN_ERRORS
-        print(f"report: {report}", file=sys.stderr)
-    if interrupted:
-        print("gent eval: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if args.pick:
-        from gent_eval.report import COLUMNS, summary_rows
 
-        summaries = result.summaries()
-        scores = {
-            summary.label: (summary.rate if summary.rate is not None else -1.0, summary.low)
-            for summary in summaries
-        }
-        table = (COLUMNS, summary_rows(summaries))
-        if not _write_pick(args.pick, configurations, scores, suite.name, *table):
-            return EXIT_RUN_ERRORS
-    return exit_code(result, args.min_success)
+
+def _write_suite_report(
+    result: EvalResult, report: Path, report_format: ReportFormat | None
+) -> bool:
+    """Write a suite file's report (:mod:`gent_eval.report`); whether it was."""
+    from gent_eval.report import write_report
+
+    try:
+        for remark in write_report(result, report, report_format):
+            print(f"gent eval: {remark}", file=sys.stderr)
+    except OSError as error:
+        print(f"gent eval: error: cannot write the report: {error}", file=sys.stderr)
+        return False
+    print(f"report: {report}", file=sys.stderr)
+    return True
+
+
+def _pick_from_suite(
+    path: str, configurations: Sequence[Configuration], result: EvalResult, title: str
+) -> bool:
+    """Write the configuration with the best success rate (then the best lower bound of its
+    interval) to ``path``; whether it was.
+    """
+    from gent_eval.report import COLUMNS, summary_rows
+
+    summaries = result.summaries()
+    scores = {
+        summary.label: (summary.rate if summary.rate is not None else -1.0, summary.low)
+        for summary in summaries
+    }
+    return _write_pick(path, configurations, scores, title, COLUMNS, summary_rows(summaries))
 
 
 def _write_pick(
@@ -563,19 +616,14 @@ def _run_source(
     loader: SuiteLoader,
     report: Path | None,
 ) -> int:
-    """Run a suite source's evaluation; print its table; write its report."""
-    from gent_eval.report import report_format
+    """Run a suite source's evaluation; print its table; write its report and its pick."""
     from gent_eval.sources import SourceOptions
 
-    for dest, flag in _NOT_FOR_SOURCES:
-        if getattr(args, dest):
-            return _error(f"{flag} applies to suite files, not to suite sources ({prefix}:)")
-    if args.repeat != 1 or args.concurrency != 1:
-        return _error(f"--repeat and --concurrency apply to suite files, not to {prefix}:")
     options = SourceOptions(
         every=args.every, limit=args.limit, max_tokens=args.max_tokens, baselines=args.baseline
     )
     try:
+        _refuse_file_options(args, prefix)
         evaluation = loader(selector, options)
         configurations = _configurations(args)
     except _Usage as error:
@@ -602,16 +650,8 @@ def _run_source(
     _print_rows(result.title, result.columns, result.rows, no_color=args.no_color)
     for note in result.notes:
         print(note)
-    if report is not None:
-        try:
-            if report_format(report, args.report_format) == "json":
-                report.write_text(json.dumps(result.data, indent=2) + "\n", encoding="utf-8")
-            else:
-                report.write_text(result.markdown(), encoding="utf-8")
-        except OSError as error:
-            print(f"gent eval: error: cannot write the report: {error}", file=sys.stderr)
-            return EXIT_RUN_ERRORS
-        print(f"report: {report}", file=sys.stderr)
+    if report is not None and not _write_source_report(result, report, args.report_format):
+        return EXIT_RUN_ERRORS
     if args.pick:
         if not result.scores:
             return _error(f"the suite source {prefix!r} gives no scores to pick a winner by")
@@ -623,3 +663,34 @@ def _run_source(
         if not picked:
             return EXIT_RUN_ERRORS
     return EXIT_OK
+
+
+def _refuse_file_options(args: argparse.Namespace, prefix: str) -> None:
+    """Refuse the options that apply to suite files only.
+
+    Raises:
+        _Usage: Naming the first such option given.
+    """
+    for dest, flag in _NOT_FOR_SOURCES:
+        if getattr(args, dest):
+            raise _Usage(f"{flag} applies to suite files, not to suite sources ({prefix}:)")
+    if args.repeat != 1 or args.concurrency != 1:
+        raise _Usage(f"--repeat and --concurrency apply to suite files, not to {prefix}:")
+
+
+def _write_source_report(
+    result: SourceReport, report: Path, report_format: ReportFormat | None
+) -> bool:
+    """Write a suite source's report: its data as JSON, or its Markdown; whether it was."""
+    from gent_eval.report import report_format as format_of
+
+    try:
+        if format_of(report, report_format) == "json":
+            report.write_text(json.dumps(result.data, indent=2) + "\n", encoding="utf-8")
+        else:
+            report.write_text(result.markdown(), encoding="utf-8")
+    except OSError as error:
+        print(f"gent eval: error: cannot write the report: {error}", file=sys.stderr)
+        return False
+    print(f"report: {report}", file=sys.stderr)
+    return True

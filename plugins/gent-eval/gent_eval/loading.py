@@ -224,12 +224,25 @@ def parse_suite(
     if model is not None:
         reader.clashes(model.files, ("files",), model.files)
     raw_tasks = document.data.get("tasks")
+    tasks = _tasks(reader, raw_tasks if isinstance(raw_tasks, list) else [], base, model)
+    reader.fail_if_problems()
+    assert model is not None  # no problem means a valid model
+    name = model.name or Path(source).stem or "suite"
+    return Suite(name, None, tuple(tasks), model.description)
+
+
+def _tasks(
+    reader: _Reader, raw_tasks: list[Any], directory: Path, suite: SuiteModel | None
+) -> list[Task]:
+    """The valid tasks of the suite's ``tasks`` list, in order. Every problem goes to
+    ``reader``: each task's own, and a task id given twice.
+    """
     tasks: list[Task] = []
     first_line: dict[str, int | None] = {}
-    for index, raw in enumerate(raw_tasks if isinstance(raw_tasks, list) else []):
+    for index, raw in enumerate(raw_tasks):
         if not isinstance(raw, dict):
             continue  # reported by the suite's validation
-        task = _task(reader, raw, ("tasks", index), base, model)
+        task = _task(reader, raw, ("tasks", index), directory, suite)
         if task is None:
             continue
         if task.id in first_line:
@@ -239,10 +252,7 @@ def parse_suite(
             )
         first_line.setdefault(task.id, task.line)
         tasks.append(task)
-    reader.fail_if_problems()
-    assert model is not None  # no problem means a valid model
-    name = model.name or Path(source).stem or "suite"
-    return Suite(name, None, tuple(tasks), model.description)
+    return tasks
 
 
 def _task(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from gent_core.testing import run_cli as main
+
+if TYPE_CHECKING:
+    from gent_eval.records import RunRecord
 
 SUITE = """\
 name: cli-sample
@@ -190,3 +194,27 @@ def test_labels_with_brackets_are_shown_as_written(
     args = ["suite.yaml", "agent.yaml", "--matrix", "tools=[calculator]", "--task", "add"]
     assert gent_eval(*args) == 0
     assert "tools=[calculator]" in capsys.readouterr().out
+
+
+def test_ctrl_c_during_the_runs_reports_the_runs_that_ended_and_exits_130(
+    files: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C after the first run: the table, the count and the report cover that run, no
+    config is picked, and the exit code is 130."""
+    from gent_eval import cli
+
+    finished = cli._Progress.run_finished
+
+    def interrupt_after_the_first_run(self: cli._Progress, record: RunRecord) -> None:
+        finished(self, record)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli._Progress, "run_finished", interrupt_after_the_first_run)
+    args = ("suite.yaml", "agent.yaml", "--report", "report.json", "--pick", "best.yaml")
+    assert gent_eval(*args, "--transcripts", "runs") == 130
+    err = capsys.readouterr().err
+    assert "1 runs, 0 failed, 0 could not run; transcripts in runs" in err
+    assert err.rstrip().endswith("gent eval: interrupted")
+    data = json.loads((files / "report.json").read_text())
+    assert [run["status"] for run in data["runs"]] == ["passed"]
+    assert not (files / "best.yaml").exists()

@@ -32,7 +32,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    import anyio
     from anyio.abc import Process
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from mcp.shared.message import SessionMessage
 
 __all__ = ["EXIT_GRACE", "TERM_GRACE", "end_process_group", "stdio_transport"]
 
@@ -124,6 +127,9 @@ async def _posix_transport(
     max_line_chars: int,
     on_overflow: Callable[[str], None],
 ) -> AsyncIterator[Any]:
+    """Start the server in a session of its own and yield the SDK's ``(read, write)`` pair;
+    on exit, end the server's whole process group (the module docstring's steps).
+    """
     import anyio
     from mcp.shared.message import SessionMessage
 
@@ -133,49 +139,9 @@ async def _posix_transport(
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, from_session = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
-
-    async def read_stdout() -> None:
-        from anyio.streams.text import TextReceiveStream
-
-        from gent_core.toolkit import LineTooLongError, bounded_lines
-
-        assert process.stdout is not None
-        lines = bounded_lines(TextReceiveStream(process.stdout, errors="replace"), max_line_chars)
-        delivering = True
-        with contextlib.suppress(
-            anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
-        ):
-            async with to_session:
-                try:
-                    async for line in lines:
-                        if delivering and line.strip():
-                            try:
-                                await to_session.send(_parse(line))
-                            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                                delivering = False  # the session is gone: drain the pipe
-                except LineTooLongError as error:
-                    # Said before the stream closes, so calls in progress fail with it; the
-                    # server stays blocked on its full pipe until it is ended.
-                    on_overflow(
-                        f"it wrote a line of more than {error.limit:,} characters (the "
-                        "max_line_chars option), so its connection was closed"
-                    )
-
-    async def write_stdin() -> None:
-        assert process.stdin is not None
-        try:
-            async with from_session:
-                async for item in from_session:
-                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await process.stdin.send((text + "\n").encode("utf-8", "replace"))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            await to_session.aclose()  # the server is gone: the session sees the end
-        finally:
-            writer_done.set()
-
     async with anyio.create_task_group() as group:
-        group.start_soon(read_stdout)
-        group.start_soon(write_stdin)
+        group.start_soon(_read_stdout, process, to_session, max_line_chars, on_overflow)
+        group.start_soon(_write_stdin, process, from_session, to_session, writer_done)
         try:
             yield read_stream, write_stream
         finally:
@@ -191,6 +157,68 @@ async def _posix_transport(
                 with anyio.move_on_after(_REAP_SECONDS):
                     await process.aclose()
             group.cancel_scope.cancel()
+
+
+async def _read_stdout(
+    process: Process,
+    to_session: MemoryObjectSendStream[SessionMessage | Exception],
+    max_line_chars: int,
+    on_overflow: Callable[[str], None],
+) -> None:
+    """Send each non-blank line the server writes to the session, parsed (:func:`_parse`),
+    until its stdout ends; once the session is gone, drain the pipe. A line longer than
+    ``max_line_chars`` is told to ``on_overflow`` and ends the reading.
+    """
+    import anyio
+    from anyio.streams.text import TextReceiveStream
+
+    from gent_core.toolkit import LineTooLongError, bounded_lines
+
+    assert process.stdout is not None
+    lines = bounded_lines(TextReceiveStream(process.stdout, errors="replace"), max_line_chars)
+    delivering = True
+    with contextlib.suppress(
+        anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
+    ):
+        async with to_session:
+            try:
+                async for line in lines:
+                    if delivering and line.strip():
+                        try:
+                            await to_session.send(_parse(line))
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            delivering = False  # the session is gone: drain the pipe
+            except LineTooLongError as error:
+                # Said before the stream closes, so calls in progress fail with it; the
+                # server stays blocked on its full pipe until it is ended.
+                on_overflow(
+                    f"it wrote a line of more than {error.limit:,} characters (the "
+                    "max_line_chars option), so its connection was closed"
+                )
+
+
+async def _write_stdin(
+    process: Process,
+    from_session: MemoryObjectReceiveStream[SessionMessage],
+    to_session: MemoryObjectSendStream[SessionMessage | Exception],
+    writer_done: anyio.Event,
+) -> None:
+    """Write each message of the session to the server's stdin, one JSON line each; when the
+    server is gone, close ``to_session`` so the session sees the end. Sets ``writer_done``
+    when it stops.
+    """
+    import anyio
+
+    assert process.stdin is not None
+    try:
+        async with from_session:
+            async for item in from_session:
+                text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                await process.stdin.send((text + "\n").encode("utf-8", "replace"))
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        await to_session.aclose()  # the server is gone: the session sees the end
+    finally:
+        writer_done.set()
 
 
 def stdio_transport(

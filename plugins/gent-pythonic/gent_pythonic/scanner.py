@@ -226,7 +226,30 @@ class _Scanner:
                 )
         return end
 
+    def stray(self, pos: int, *, in_list: bool) -> Exception:
+        """The error for text at ``pos`` where only calls, separators, ``]`` and a comment
+        may stand: inside a list of calls, or after a call on its line.
+        """
+        if in_list:
+            return self.fail(
+                pos,
+                f"`{_snippet(self.text, pos)}` inside the list of calls",
+                "A list of calls holds only calls separated by commas, then `]`.",
+            )
+        return self.fail(
+            pos,
+            f"`{_snippet(self.text, pos)}` after a call on the same line",
+            "Write each call on its own line, with nothing after it but a # comment.",
+        )
+
     def scan(self) -> Scan:
+        """The calls of the text, in order, and where its first prose starts (one pass; the
+        rules are the module docstring's).
+
+        Long because it is one state machine kept in one loop for speed: three states (an
+        open list, the last token, whether the line holds code) decide every branch, and a
+        method per token kind would pass them in and back out for every token of the text.
+        """
         text = self.text
         calls: list[CallSpan] = []
         prose: int | None = None
@@ -278,17 +301,7 @@ class _Scanner:
                 pos += 1
                 continue
             if in_code:
-                if list_open is not None:
-                    raise self.fail(
-                        pos,
-                        f"`{_snippet(text, pos)}` inside the list of calls",
-                        "A list of calls holds only calls separated by commas, then `]`.",
-                    )
-                raise self.fail(
-                    pos,
-                    f"`{_snippet(text, pos)}` after a call on the same line",
-                    "Write each call on its own line, with nothing after it but a # comment.",
-                )
+                raise self.stray(pos, in_list=list_open is not None)
             if not text.startswith(_FENCES, pos) and prose is None:
                 prose = pos
             pos = self.prose(pos)

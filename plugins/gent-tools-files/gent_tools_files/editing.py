@@ -168,9 +168,44 @@ def plan_edit(
     crlf = "\r\n" in text and text.count("\r\n") == text.count("\n") and "\r" not in old + new
     if crlf:
         text = text.replace("\r\n", "\n")
-    positions = _occurrences(text, old)
-    lines = _line_numbers(text, positions)
-    count = len(positions)
+    lines = _line_numbers(text, _occurrences(text, old))
+    count = len(lines)
+    _check_occurrences(
+        text, old, lines, replace_all=replace_all, expected=expected, tool=tool, path=path
+    )
+    check_write_size(
+        _edited_size(len(data), count, old, new, crlf),
+        max_bytes,
+        tool=tool,
+        path=path,
+        option="max_file_bytes",
+        hint=_SIZE_HINT,
+    )
+    edited = text.replace(old, new)
+    excerpt = _excerpt(edited, lines[0], new)
+    if crlf:
+        edited = edited.replace("\n", "\r\n")
+    return EditPlan(bom + edited.encode("utf-8", "surrogateescape"), lines, excerpt)
+
+
+def _check_occurrences(
+    text: str,
+    old: str,
+    lines: list[int],
+    *,
+    replace_all: bool,
+    expected: int | None,
+    tool: str,
+    path: str,
+) -> None:
+    """Refuse an edit whose ``old`` occurs in ``text`` a number of times the call did not ask
+    for: never, other than ``expected`` times, or more than once without ``replace_all``.
+    ``lines`` are the lines where the occurrences start.
+
+    Raises:
+        EditMatchError: Saying how often and on which lines ``old`` occurs, and what to do.
+    """
+    count = len(lines)
     if count == 0:
         notes = _near_misses(text, old)
         raise EditMatchError(
@@ -204,16 +239,3 @@ def plan_edit(
             hint="Include more of the surrounding lines in old_text so it occurs once, or set "
             f"replace_all to true (or expected_replacements to {count}) to replace them all.",
         )
-    check_write_size(
-        _edited_size(len(data), count, old, new, crlf),
-        max_bytes,
-        tool=tool,
-        path=path,
-        option="max_file_bytes",
-        hint=_SIZE_HINT,
-    )
-    edited = text.replace(old, new)
-    excerpt = _excerpt(edited, lines[0], new)
-    if crlf:
-        edited = edited.replace("\n", "\r\n")
-    return EditPlan(bom + edited.encode("utf-8", "surrogateescape"), lines, excerpt)

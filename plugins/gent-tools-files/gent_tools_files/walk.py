@@ -176,19 +176,13 @@ def walk(
     Raises:
         OSError: The start directory itself cannot be listed.
     """
-    stack = [
-        iter(
-            _list(
-                workspace,
-                start,
-                1,
-                sizes=sizes,
-                check=check,
-                report=report,
-                max_scan=max_scan,
-            )
+
+    def listing(parts: tuple[str, ...], depth: int) -> list[Entry]:
+        return _list(
+            workspace, parts, depth, sizes=sizes, check=check, report=report, max_scan=max_scan
         )
-    ]
+
+    stack = [iter(listing(start, 1))]
     while stack:
         entry = next(stack[-1], None)
         if entry is None:
@@ -204,15 +198,7 @@ def walk(
             report.not_entered.append(shown)
             continue
         try:
-            children = _list(
-                workspace,
-                entry.parts,
-                entry.depth + 1,
-                sizes=sizes,
-                check=check,
-                report=report,
-                max_scan=max_scan,
-            )
+            children = listing(entry.parts, entry.depth + 1)
         except OSError as error:
             report.unreadable.append((shown, error.strerror or type(error).__name__))
             continue

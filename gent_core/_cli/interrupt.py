@@ -143,8 +143,11 @@ def _abandon(loop: asyncio.AbstractEventLoop) -> None:
     What they did is no longer anyone's concern: the loop's exception handler is silenced, so
     a task that ended with the ``KeyboardInterrupt`` ("exception was never retrieved") or is
     still pending ("destroyed but it is pending") adds nothing to the one line saying the
-    command was interrupted.
+    command was interrupted. So is asyncio's own logger: a child process (an MCP server) that
+    ends after the loop is closed would make its watcher warn "Loop ... that handles pid ... is
+    closed" on the way out.
     """
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     loop.set_exception_handler(lambda loop, context: None)
     for task in _pending(loop):
         force_stop(task, quiet=True)

@@ -171,7 +171,8 @@ def test_a_server_that_never_answers_times_out_and_is_killed(
 ) -> None:
     pid_file = tmp_path / "mute.pid"
     script = (
-        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+        f"import os, time; open({str(pid_file)!r} + '.tmp', 'w').write(str(os.getpid())); "
+        f"os.replace({str(pid_file)!r} + '.tmp', {str(pid_file)!r}); time.sleep(3600)"
     )
     agent = agent_from(
         sandbox,
@@ -284,7 +285,8 @@ def test_ctrl_c_while_a_server_starts_is_an_interruption_not_a_config_error(
     initialize (an hour, far past any timeout of the test) exits with 130, not 2."""
     pid_file = tmp_path / "mute.pid"
     script = (
-        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+        f"import os, time; open({str(pid_file)!r} + '.tmp', 'w').write(str(os.getpid())); "
+        f"os.replace({str(pid_file)!r} + '.tmp', {str(pid_file)!r}); time.sleep(3600)"
     )
     config_file = tmp_path / "agent.yaml"
     entry = f'{{name: mute, command: [{PYTHON}, -c, "{script}"], startup_timeout: 3600}}'
@@ -324,7 +326,8 @@ def test_cancelling_a_run_while_a_server_starts_is_a_cancellation(
     (not with a ToolsetError blaming the server), and the server is stopped."""
     pid_file = tmp_path / "mute.pid"
     script = (
-        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(3600)"
+        f"import os, time; open({str(pid_file)!r} + '.tmp', 'w').write(str(os.getpid())); "
+        f"os.replace({str(pid_file)!r} + '.tmp', {str(pid_file)!r}); time.sleep(3600)"
     )
     entry = f'{{name: mute, command: [{PYTHON}, -c, "{script}"], startup_timeout: 3600}}'
     agent = agent_from(sandbox, config("<answer>never</answer>", tools=f"mcp: {entry}"))

@@ -43,7 +43,11 @@ def _limit(text: str) -> int | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the arguments of ``gent convert``."""
+    """Add the arguments of ``gent convert``.
+
+    Long because it is a flat table: one ``add_argument`` per option, in the order ``--help``
+    shows them.
+    """
     parser.add_argument(
         "--to",
         required=True,

@@ -107,6 +107,7 @@ def _image_from_url(url: str, detail: str | None) -> ImagePart:
 
 
 def _part(item: Any, index: int, field: str) -> ContentPart:
+    """One content part of message ``index`` (``field`` names it in errors)."""
     if not isinstance(item, Mapping):
         raise OpenAIMessageError(
             index,
@@ -116,52 +117,9 @@ def _part(item: Any, index: int, field: str) -> ContentPart:
         )
     kind = item.get("type")
     if kind == "text":
-        text = item.get("text")
-        if not isinstance(text, str):
-            raise OpenAIMessageError(
-                index,
-                f"{field}.text",
-                f"must be a string, got {_kind(text)}",
-                accepted=_CONTENT_FORM,
-            )
-        extra = sorted(set(item) - {"type", "text"})
-        if extra:
-            raise OpenAIMessageError(
-                index,
-                field,
-                f"a text part has unsupported keys: {', '.join(extra)}",
-                accepted=_CONTENT_FORM,
-            )
-        return TextPart(text)
+        return _text_part(item, index, field)
     if kind == "image_url":
-        image = item.get("image_url")
-        extra = sorted(set(item) - {"type", "image_url"})
-        if extra:
-            raise OpenAIMessageError(
-                index,
-                field,
-                f"an image part has unsupported keys: {', '.join(extra)}",
-                accepted=_CONTENT_FORM,
-            )
-        if not isinstance(image, Mapping) or not isinstance(image.get("url"), str):
-            raise OpenAIMessageError(
-                index,
-                f"{field}.image_url",
-                f'must be an object with a "url" string, got {_kind(image)}',
-                accepted=_CONTENT_FORM,
-            )
-        detail = image.get("detail")
-        if (detail is not None and not isinstance(detail, str)) or set(image) - {
-            "url",
-            "detail",
-        }:
-            raise OpenAIMessageError(
-                index,
-                f"{field}.image_url",
-                'only "url" and "detail" (a string) are supported',
-                accepted=_CONTENT_FORM,
-            )
-        return _image_from_url(image["url"], detail)
+        return _image_part(item, index, field)
     raise OpenAIMessageError(
         index,
         f"{field}.type",
@@ -170,6 +128,53 @@ def _part(item: Any, index: int, field: str) -> ContentPart:
         else f'must be "text" or "image_url", got {_kind(kind)}',
         accepted=_CONTENT_FORM,
     )
+
+
+def _text_part(item: Mapping[str, Any], index: int, field: str) -> TextPart:
+    """A ``{"type": "text", "text": ...}`` part."""
+    text = item.get("text")
+    if not isinstance(text, str):
+        raise OpenAIMessageError(
+            index, f"{field}.text", f"must be a string, got {_kind(text)}", accepted=_CONTENT_FORM
+        )
+    extra = sorted(set(item) - {"type", "text"})
+    if extra:
+        raise OpenAIMessageError(
+            index,
+            field,
+            f"a text part has unsupported keys: {', '.join(extra)}",
+            accepted=_CONTENT_FORM,
+        )
+    return TextPart(text)
+
+
+def _image_part(item: Mapping[str, Any], index: int, field: str) -> ImagePart:
+    """A ``{"type": "image_url", "image_url": {"url": ..., "detail": ...}}`` part."""
+    image = item.get("image_url")
+    extra = sorted(set(item) - {"type", "image_url"})
+    if extra:
+        raise OpenAIMessageError(
+            index,
+            field,
+            f"an image part has unsupported keys: {', '.join(extra)}",
+            accepted=_CONTENT_FORM,
+        )
+    if not isinstance(image, Mapping) or not isinstance(image.get("url"), str):
+        raise OpenAIMessageError(
+            index,
+            f"{field}.image_url",
+            f'must be an object with a "url" string, got {_kind(image)}',
+            accepted=_CONTENT_FORM,
+        )
+    detail = image.get("detail")
+    if (detail is not None and not isinstance(detail, str)) or set(image) - {"url", "detail"}:
+        raise OpenAIMessageError(
+            index,
+            f"{field}.image_url",
+            'only "url" and "detail" (a string) are supported',
+            accepted=_CONTENT_FORM,
+        )
+    return _image_from_url(image["url"], detail)
 
 
 def _content(data: Mapping[str, Any], index: int, form: dict[str, str]) -> tuple[ContentPart, ...]:

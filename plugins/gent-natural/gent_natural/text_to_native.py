@@ -75,33 +75,23 @@ def convert_to_native(
     ids = CallIds(taken=taken)
     conversion = NativeConversion()
     for index, message in enumerate(messages):
-        if message.role not in roles or message.role == "tool" or message.tool_calls:
+        events: list[object] = []
+        if message.role in roles and message.role != "tool" and not message.tool_calls:
+            reader = TextReader(
+                tools=known,
+                separator=separator,
+                ids=ids,
+                source=message,
+                text_format=text_format,
+                chain=chain,
+            )
+            events = _read_message(reader, message, index, conversion)
+        ready = [event.message for event in events if isinstance(event, MessageReady)]
+        if not ready:
             conversion.messages.append(message)
             conversion.passed_through += 1
             continue
-        reader = TextReader(
-            tools=known,
-            separator=separator,
-            ids=ids,
-            source=message,
-            text_format=text_format,
-            chain=chain,
-        )
-        try:
-            events = reader.feed(message.text) + reader.close()
-        except Exception as error:  # noqa: BLE001 - a message that cannot be read passes through
-            problem = f"message {index} passed through unchanged: {describe_error(error)}"
-            logger.warning("natural: %s", problem)
-            conversion.problems.append(problem)
-            events = []
-        conversion.problems += [f"message {index}: {problem}" for problem in reader.problems]
-        if not reader.found_calls or not events:
-            conversion.messages.append(message)
-            conversion.passed_through += 1
-            continue
-        conversion.messages += [
-            event.message for event in events if isinstance(event, MessageReady)
-        ]
+        conversion.messages += ready
         conversion.transformed += 1
     logger.info(
         "natural: %d messages read into native messages, %d passed through unchanged",
@@ -109,6 +99,23 @@ def convert_to_native(
         conversion.passed_through,
     )
     return conversion
+
+
+def _read_message(
+    reader: TextReader, message: Message, index: int, conversion: NativeConversion
+) -> list[object]:
+    """The events of reading message ``index`` with ``reader`` (none when it holds no call or
+    cannot be read: it then passes through); its problems join ``conversion``'s.
+    """
+    try:
+        events: list[object] = [*reader.feed(message.text), *reader.close()]
+    except Exception as error:  # noqa: BLE001 - a message that cannot be read passes through
+        problem = f"message {index} passed through unchanged: {describe_error(error)}"
+        logger.warning("natural: %s", problem)
+        conversion.problems.append(problem)
+        events = []
+    conversion.problems += [f"message {index}: {problem}" for problem in reader.problems]
+    return events if reader.found_calls else []
 
 
 def to_native(

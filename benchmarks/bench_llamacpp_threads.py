@@ -9,14 +9,15 @@ every setting evaluates the same fixed prompt of a few hundred tokens (its first
 each time, so no cache is reused) and then generates a fixed number of tokens greedily. The
 settings take turns, in a rotating order, ``--repeats`` times; the tables give medians and, per
 load, each setting's speed as a ratio of the best setting's in the same run. ``step`` is the
-whole call (prompt, then generation): what one agent step costs.
+whole call (prompt, then generation): what one agent step costs. The 1-minute load average is
+read before and after each level.
 
 The settings: ``n_threads`` 1, 2 and all cores (generation and prompt alike); all cores with
-llama.cpp's idle threads sleeping at once (``poll 0``; xllamacpp only); and a split,
-``n_threads_batch`` all cores for the prompt and one thread for generation. The row marked
-``*`` is what gent-llamacpp chooses when ``n_threads`` is not set
-(:func:`gent_llamacpp.threads.choose_threads`) for the load the level runs at: the 1-minute
-load average read before the burners started, plus the burners.
+llama.cpp's ``poll 0`` (xllamacpp only: how long its idle threads spin; builds that use
+OpenMP, as the Linux wheels do, ignore it, so this row repeats the all-cores one and shows how
+far two runs of the same setting differ); and a split, ``n_threads_batch`` all cores for the
+prompt and one thread for generation. The row marked ``*`` is gent-llamacpp's default
+(:func:`gent_llamacpp.threads.default_threads`).
 
 Run: python benchmarks/bench_llamacpp_threads.py [--loads 0,1,2,4] [--repeats 5]
      [--prompt-words 220] [--gen-tokens 48] [--burner spin|llama] [--binding xllamacpp]
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 
 from gent_llamacpp.bundled_model import model_file
 from gent_llamacpp.engine import Engine, EngineOptions, Sampling, open_engine, resolve_binding
-from gent_llamacpp.threads import Threads, available_cores, choose_threads
+from gent_llamacpp.threads import Threads, available_cores, default_threads
 from recorder import Recorder, load_average
 
 SENTENCE = (
@@ -232,9 +233,9 @@ def record_level(
             )
 
 
-def chosen(settings: list[Setting], cores: int, load: float | None) -> Setting | None:
-    """The measured setting that :func:`choose_threads` picks at ``load``, if measured."""
-    threads = choose_threads(cores, load)
+def chosen(settings: list[Setting], cores: int) -> Setting | None:
+    """The measured setting that gent-llamacpp uses by default (:func:`default_threads`)."""
+    threads = default_threads(cores)
     return next((s for s in settings if s.threads == threads and s.poll is None), None)
 
 
@@ -298,12 +299,11 @@ def main() -> None:
             )
             for setting, s in samples.items()
         }
-        load = None if before is None else before + burn
-        pick = chosen(settings, cores, load)
+        pick = chosen(settings, cores)
         print_level(burn, (before, after), medians, pick)
         record_level(record, burn, (before, after), medians)
         if pick is None:
-            print(f"  gent's choice {choose_threads(cores, load)} was not measured")
+            print(f"  gent's default {default_threads(cores)} was not measured")
             continue
         best_step = min(m[2] for m in medians.values())
         mine = medians[pick][2]

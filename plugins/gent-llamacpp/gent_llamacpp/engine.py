@@ -186,5 +186,6 @@ class EngineOptions:
     seed: int | None
     verbose: bool
     poll: int | None = None
-    """How long llama.cpp's idle threads busy-wait for work, 0 to 100 (xllamacpp only;
-    ``None``: llama.cpp's default, 50)."""
+    """How long llama.cpp's own idle threads busy-wait for work, 0 to 100 (xllamacpp;
+    ``None``: llama.cpp's default, 50). Builds that use OpenMP, as xllamacpp's and
+    llama-cpp-python's Linux builds do, ignore it: only the benchmark sets it, as a control."""

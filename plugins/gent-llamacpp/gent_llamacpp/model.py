@@ -40,12 +40,7 @@ from gent_core.toolkit import TRANSCRIPT_STOP, render_prompt
 from gent_llamacpp.engine import Engine, GrammarRejected, Sampling
 from gent_llamacpp.options import LlamaCppOptions, parse_options
 from gent_llamacpp.stops import StopMatcher
-from gent_llamacpp.threads import (
-    Threads,
-    available_cores,
-    current_load,
-    resolve_threads,
-)
+from gent_llamacpp.threads import Threads, available_cores, resolve_threads
 
 __all__ = ["GenerationStats", "LlamaCppModel"]
 
@@ -138,10 +133,7 @@ class LlamaCppModel(Model):
                 raise ModelError(f"model file not found: {self._path}")
             options = self.options
             threads = resolve_threads(
-                options.n_threads,
-                options.n_threads_batch,
-                cores=available_cores(),
-                load=current_load(),
+                options.n_threads, options.n_threads_batch, cores=available_cores()
             )
             started = time.perf_counter()
             self._engine = open_engine(

@@ -21,10 +21,10 @@ class LlamaCppOptions(BaseModel):
             first of them installed.
         n_ctx: The context window in tokens.
         n_threads: CPU threads for generation, and for the prompt unless ``n_threads_batch``
-            is set (``None``: chosen when the model loads, from the cores and the load
-            average; see :mod:`gent_llamacpp.threads`).
+            is set (``None``: every core this process may run on; see
+            :mod:`gent_llamacpp.threads`).
         n_threads_batch: CPU threads that evaluate the prompt (``None``: ``n_threads`` when it
-            is set, else chosen when the model loads).
+            is set, else every core this process may run on).
         seed: Sampling seed (``None``: random).
         temperature: Sampling temperature used when a request sets none.
         max_tokens: Token limit used when a request sets none.

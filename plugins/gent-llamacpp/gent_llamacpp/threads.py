@@ -6,7 +6,7 @@ and container CPU sets count), for the prompt and for generation alike, whatever
 
 Why not fewer threads on a busy machine: ``benchmarks/bench_llamacpp_threads.py`` measured 1
 thread, all threads, and all threads for the prompt with one for generation, on a 2-core
-machine at 1-minute load averages from 8 to 19 (other programs, spin loops, other llama.cpp
+machine at 1-minute load averages from 8 to 18 (other programs, spin loops, other llama.cpp
 processes on every core). All threads was within 0.84 of the best setting for a whole call at
 every load; one thread fell to 0.58 (the scheduler gives a process with more runnable threads
 more of the machine) and the split to 0.65 (its one-thread generation was the slowest of all).

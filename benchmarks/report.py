@@ -29,6 +29,7 @@ ORDER = (
     "bench_plugins",
     "bench_cli",
     "bench_llamacpp",
+    "bench_llamacpp_threads",
     "bench_eval_concurrency",
     "bench_eval_peers",
 )
@@ -36,6 +37,10 @@ ORDER = (
 
 SLOW = {
     "bench_llamacpp": "generates with the bundled model (several minutes)",
+    "bench_llamacpp_threads": (
+        "generates with the bundled model at 0 to 4 extra CPU burners (about 25 minutes on a "
+        "busy 2-core machine)"
+    ),
     "bench_eval_concurrency": (
         "runs 8 eval tasks on two local model servers (about 10 minutes; needs llama.cpp's "
         "llama-server binary, see the script)"

@@ -174,9 +174,18 @@ def open_engine(binding: Binding, path: str, options: EngineOptions) -> Engine:
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """What loading needs (from :class:`~gent_llamacpp.options.LlamaCppOptions`)."""
+    """What loading needs (from :class:`~gent_llamacpp.options.LlamaCppOptions`).
+
+    ``n_threads`` runs generation (one token at a time), ``n_threads_batch`` the prompt's
+    batches (:mod:`gent_llamacpp.threads` chooses both when the options leave them unset).
+    """
 
     n_ctx: int
     n_threads: int
+    n_threads_batch: int
     seed: int | None
     verbose: bool
+    poll: int | None = None
+    """How long llama.cpp's own idle threads busy-wait for work, 0 to 100 (xllamacpp;
+    ``None``: llama.cpp's default, 50). Builds that use OpenMP, as xllamacpp's and
+    llama-cpp-python's Linux builds do, ignore it: only the benchmark sets it, as a control."""

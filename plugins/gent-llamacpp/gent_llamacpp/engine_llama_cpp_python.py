@@ -59,6 +59,7 @@ class LlamaCppPythonEngine:
                     n_ctx=options.n_ctx,
                     n_batch=PROMPT_BATCH,
                     n_threads=options.n_threads,
+                    n_threads_batch=options.n_threads_batch,
                     seed=(
                         options.seed if options.seed is not None else llama_cpp.LLAMA_DEFAULT_SEED
                     ),

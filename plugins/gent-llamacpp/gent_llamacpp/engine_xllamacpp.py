@@ -92,7 +92,10 @@ class XllamacppEngine:
         params.n_batch = PROMPT_BATCH
         params.n_ubatch = PROMPT_BATCH
         params.cpuparams.n_threads = options.n_threads
-        params.cpuparams_batch.n_threads = options.n_threads
+        params.cpuparams_batch.n_threads = options.n_threads_batch
+        if options.poll is not None:
+            params.cpuparams.poll = options.poll
+            params.cpuparams_batch.poll = options.poll
         params.warmup = False
         params.cache_prompt = True
         params.hostnames = [os.path.join(self._socket_dir, "llama.sock")]

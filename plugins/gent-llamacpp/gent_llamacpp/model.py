@@ -40,6 +40,7 @@ from gent_core.toolkit import TRANSCRIPT_STOP, render_prompt
 from gent_llamacpp.engine import Engine, GrammarRejected, Sampling
 from gent_llamacpp.options import LlamaCppOptions, parse_options
 from gent_llamacpp.stops import StopMatcher
+from gent_llamacpp.threads import Threads, available_cores, resolve_threads
 
 __all__ = ["GenerationStats", "LlamaCppModel"]
 
@@ -106,6 +107,8 @@ class LlamaCppModel(Model):
         self._load_lock = threading.Lock()
         self._generate_lock = threading.Lock()
         self.load_seconds: float | None = None
+        self.threads: Threads | None = None
+        """The CPU threads of the loaded model (``None`` before :meth:`load`)."""
         self.last_stats: GenerationStats | None = None
 
     # ----------------------------------------------------------------- lifecycle
@@ -129,17 +132,22 @@ class LlamaCppModel(Model):
             if not os.path.isfile(self._path):
                 raise ModelError(f"model file not found: {self._path}")
             options = self.options
+            threads = resolve_threads(
+                options.n_threads, options.n_threads_batch, cores=available_cores()
+            )
             started = time.perf_counter()
             self._engine = open_engine(
                 binding,
                 self._path,
                 EngineOptions(
                     n_ctx=options.n_ctx,
-                    n_threads=options.n_threads or os.cpu_count() or 1,
+                    n_threads=threads.generation,
+                    n_threads_batch=threads.batch,
                     seed=options.seed,
                     verbose=options.verbose,
                 ),
             )
+            self.threads = threads
             self.load_seconds = time.perf_counter() - started
 
     async def load(self) -> None:
@@ -163,9 +171,15 @@ class LlamaCppModel(Model):
         return ModelIdentity(provider="llamacpp", name=name, operation="text_completion")
 
     def describe(self) -> str:
-        """``"llamacpp <model file name>"``."""
+        """``"llamacpp <model file name>"``; once loaded, followed by the CPU threads it runs
+        on (``"(threads: 1, prompt 2)"``, see :meth:`Threads.describe
+        <gent_llamacpp.threads.Threads.describe>`), so ``gent run``'s "model ... ready" line
+        shows what the defaults chose.
+        """
         name = os.path.basename(self._path) if self._path else "gemma-3-270m (default)"
-        return f"llamacpp {name}"
+        if self.threads is None:
+            return f"llamacpp {name}"
+        return f"llamacpp {name} (threads: {self.threads.describe()})"
 
     def __repr__(self) -> str:
         return f"LlamaCppModel({self.describe()!r})"

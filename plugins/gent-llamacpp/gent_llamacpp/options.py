@@ -20,7 +20,11 @@ class LlamaCppOptions(BaseModel):
             ``gent-llamacpp[llama-cpp-python]`` extra, compiled from source), or ``auto``: the
             first of them installed.
         n_ctx: The context window in tokens.
-        n_threads: CPU threads for generation (``None``: all cores).
+        n_threads: CPU threads for generation, and for the prompt unless ``n_threads_batch``
+            is set (``None``: every core this process may run on; see
+            :mod:`gent_llamacpp.threads`).
+        n_threads_batch: CPU threads that evaluate the prompt (``None``: ``n_threads`` when it
+            is set, else every core this process may run on).
         seed: Sampling seed (``None``: random).
         temperature: Sampling temperature used when a request sets none.
         max_tokens: Token limit used when a request sets none.
@@ -39,6 +43,7 @@ class LlamaCppOptions(BaseModel):
     binding: Literal["auto", "xllamacpp", "llama-cpp-python"] = "auto"
     n_ctx: int = Field(4096, ge=256, le=131072)
     n_threads: int | None = Field(None, ge=1)
+    n_threads_batch: int | None = Field(None, ge=1)
     seed: int | None = Field(None, ge=0)
     temperature: float = Field(0.2, ge=0.0, le=2.0)
     max_tokens: int = Field(512, ge=1)

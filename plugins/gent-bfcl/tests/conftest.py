@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
-from instruct_model import instruct_server_fixture
+from instruct_model import instruct_server_fixture  # type: ignore[import-not-found,unused-ignore]
 
 instruct_server = instruct_server_fixture()
 """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server for the session."""

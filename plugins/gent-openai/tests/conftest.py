@@ -96,7 +96,7 @@ def llama_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
-from instruct_model import instruct_server_fixture  # noqa: E402
+from instruct_model import instruct_server_fixture  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
 instruct_server = instruct_server_fixture()
 """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, with its own chat

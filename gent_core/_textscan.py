@@ -9,7 +9,10 @@ module holds what they have in common so that plugins never import each other:
   (double quotes, single quotes or unquoted values; entities decoded);
   :func:`attribute_pairs` reads them as written, a key repeated included;
 * :class:`SectionCollector` turns a scanner's findings (text, section opened, section closed)
-  into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`;
+  into streaming events and, at the end, a :class:`~gent_core.sections.ParseResult`; it also
+  holds back the text a tolerant scanner is not sure of yet (another section's delimiter
+  inside the open section) and reads it again once at the end
+  (:meth:`SectionCollector.hold`, :meth:`SectionCollector.read_held_again`);
 * :func:`quote_start`, :func:`quote_end` and :func:`snippet_at` quote a piece of model text
   on one line, and :func:`line_column` locates an offset, for the messages of every call
   reader (and of the command line).
@@ -22,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from gent_core.sections import (
     ParsedSection,
@@ -33,6 +37,9 @@ from gent_core.sections import (
     TextDelta,
     section_names,
 )
+
+if TYPE_CHECKING:
+    from gent_core.formats import IncrementalParser
 
 __all__ = [
     "EMPTY_ATTRIBUTES",
@@ -152,6 +159,8 @@ class SectionCollector:
 
     __slots__ = (
         "_attributes",
+        "_held",
+        "_held_at",
         "_outside",
         "_outside_pieces",
         "_pieces",
@@ -170,9 +179,54 @@ class SectionCollector:
         self._pieces: list[str] = []
         self._outside_pieces: list[str] = []
         self._outside: list[str] = []
+        self._held: list[str] | None = None
+        self._held_at = 0
 
-    def text(self, events: list[SectionEvent], text: str) -> None:
-        """Record ``text`` in the open section (or outside) and append its event."""
+    @property
+    def holding(self) -> bool:
+        """Whether text is held back (see :meth:`hold`)."""
+        return self._held is not None
+
+    def hold(self, at: int) -> None:
+        """Hold back the open section's text from offset ``at`` on: a tolerant scanner saw
+        another section's delimiter there, inside the open section, and cannot tell yet
+        whether it ends the section (the section's own delimiter still to come) or not.
+
+        Until :meth:`text` is called with ``release`` (it was the section's text after all)
+        or :meth:`read_held_again` (the output ended first), :meth:`text` keeps the text it
+        is given without an event. The scanner keeps off :meth:`sink` and :meth:`delta`
+        meanwhile.
+        """
+        self._held, self._held_at = [], at
+
+    def read_held_again(
+        self, events: list[SectionEvent], rescan: Callable[[int], IncrementalParser]
+    ) -> list[SectionEvent]:
+        """End the open section where the held text starts, and read that text again, once,
+        as the rest of the output: ``rescan(at)`` gives a scanner of the same format that
+        reports to this collector, starting at offset ``at``, which must not hold again.
+        Returns ``events`` followed by that reading's events.
+        """
+        assert self._held is not None  # only called with held text
+        held, at = "".join(self._held), self._held_at
+        self._held = None
+        if self.current is not None:
+            self.close(events, at, complete=True)
+        rest = rescan(at)
+        return events + rest.feed(held) + rest.close()
+
+    def text(self, events: list[SectionEvent], text: str, *, release: bool = False) -> None:
+        """Record ``text`` in the open section (or outside) and append its event; while text
+        is held (:meth:`hold`), keep it held instead, unless ``release``: then the held text
+        and ``text`` are the open section's after all.
+        """
+        held = self._held
+        if held is not None:
+            if not release:
+                held.append(text)
+                return
+            self._held = None
+            text = "".join(held) + text
         if text:
             if self.current is None:
                 self._outside_pieces.append(text)

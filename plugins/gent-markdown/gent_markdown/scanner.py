@@ -63,11 +63,10 @@ class MarkdownScanner(IncrementalParser):
         self._line_start = True  # the tail (or the next chunk) starts a line
         self._tail = ""
         self._base = base
-        # the open section's text from the first header line inside an open code fence on:
-        # held back until the fence closes (then it is the section's text) or the output
-        # ends (then the section ended at that header and the held text is read again)
-        self._held: list[str] | None = None
-        self._held_at = 0
+        # the open section's text from the first header line inside an open code fence on is
+        # held back by the collector until the fence closes (then it is the section's text)
+        # or the output ends (then the section ended at that header and the held text is
+        # read again)
         self._closed = False
         # fast path: a chunk without "\n" in the middle of a line is plain text; it is appended
         # to the collector's sink and its length added to _base lazily (see _sync)
@@ -89,7 +88,7 @@ class MarkdownScanner(IncrementalParser):
         Raises:
             ValueError: When called after :meth:`close`.
         """
-        if self._fast and "\n" not in chunk and self._held is None:
+        if self._fast and "\n" not in chunk and not self._collector.holding:
             if not chunk:
                 return []
             self._append(chunk)
@@ -99,7 +98,9 @@ class MarkdownScanner(IncrementalParser):
         if not chunk:
             return []
         buf = self._tail + chunk if self._tail else chunk
-        if self._held is None and (not self._line_start or _CANDIDATE_HERE.match(buf) is None):
+        if not self._collector.holding and (
+            not self._line_start or _CANDIDATE_HERE.match(buf) is None
+        ):
             match = _CANDIDATE.search(buf)
             if match is None:  # no line of the text starts like a delimiter: plain text
                 self._tail = ""
@@ -112,7 +113,7 @@ class MarkdownScanner(IncrementalParser):
                 return self._plain(buf[: match.start() + 1], rest)
         self._sync()
         events = self._scan(buf, final=False)
-        self._fast = not self._tail and not self._line_start and self._held is None
+        self._fast = not self._tail and not self._line_start and not self._collector.holding
         self._sink = self._collector.sink()
         self._append = self._sink.append
         self._mark = len(self._sink)
@@ -148,23 +149,17 @@ class MarkdownScanner(IncrementalParser):
         events = self._scan(self._tail, final=True) if self._tail else []
         self._closed = True
         self._fast = False
-        if self._held is not None:
-            events += self._read_held_again()
+        if self._collector.holding:
+            events = self._collector.read_held_again(events, self._rescan)
         elif self._collector.current is not None:
             self._collector.close(events, self._base, complete=self._fence is None or self._reread)
         return events
 
-    def _read_held_again(self) -> list[SectionEvent]:
-        """End the open section at the first header line inside its unclosed fence, and
-        read the held text from that line on as the rest of the output, by the plain rules.
+    def _rescan(self, at: int) -> MarkdownScanner:
+        """The scanner that reads the held text again from offset ``at``, by the plain rules
+        (see :meth:`~gent_core.toolkit.SectionCollector.read_held_again`).
         """
-        assert self._held is not None  # only called with held text
-        held, at = "".join(self._held), self._held_at
-        self._held = None
-        events: list[SectionEvent] = []
-        if self._collector.current is not None:
-            self._collector.close(events, at, complete=True)
-        rest = MarkdownScanner(
+        return MarkdownScanner(
             self._names,
             level=self._level,
             no_sections=self._no_sections,
@@ -172,7 +167,6 @@ class MarkdownScanner(IncrementalParser):
             collector=self._collector,
             base=at,
         )
-        return events + rest.feed(held) + rest.close()
 
     def result(self) -> ParseResult:
         """Return what was found so far (after :meth:`close`: the full parse).
@@ -214,7 +208,7 @@ class MarkdownScanner(IncrementalParser):
                 break
             if verdict == _HEADER and self._fence is not None:  # inside a fence: hold
                 collector.text(events, buf[emit:start])
-                self._held, self._held_at = [], self._base + start
+                collector.hold(self._base + start)
                 emit = start
             elif verdict == _HEADER:
                 collector.text(events, buf[emit:start])
@@ -229,9 +223,9 @@ class MarkdownScanner(IncrementalParser):
                 self._fence = self._opened
             elif verdict == _CLOSE_FENCE:
                 self._fence = None
-                if self._held is not None:
+                if collector.holding:
                     after = n if end < 0 else end + 1
-                    self._text(events, buf[emit:after], release=True)
+                    collector.text(events, buf[emit:after], release=True)
                     emit = after
             if end < 0:
                 pos = n
@@ -244,23 +238,10 @@ class MarkdownScanner(IncrementalParser):
         elif n:
             self._line_start = buf[n - 1] == "\n"
         keep = max(keep, emit)
-        self._text(events, buf[emit:keep])
+        self._collector.text(events, buf[emit:keep])
         self._tail = buf[keep:]
         self._base += keep
         return events
-
-    def _text(self, events: list[SectionEvent], text: str, *, release: bool = False) -> None:
-        """Record ``text``: held back while a header line waits inside an open fence, else
-        (and with ``release``, the held text first) as text of the open section.
-        """
-        held = self._held
-        if held is None:
-            self._collector.text(events, text)
-        elif release:
-            self._held = None
-            self._collector.text(events, "".join(held) + text)
-        elif text:
-            held.append(text)
 
     def _verdict(self, line: str, complete: bool) -> int:
         """Classify a line that starts like a delimiter (``complete``: its end is known)."""
@@ -280,7 +261,9 @@ class MarkdownScanner(IncrementalParser):
         """Whether a header line inside the open fence may end the open section (when the
         fence is never closed): in the first reading, while nothing is held yet.
         """
-        return not self._reread and self._held is None and self._collector.current is not None
+        return (
+            not self._reread and not self._collector.holding and self._collector.current is not None
+        )
 
     def _header_verdict(self, line: str, complete: bool) -> int:
         level = self._level

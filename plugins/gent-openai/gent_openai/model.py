@@ -42,7 +42,12 @@ from gent_openai.errors import (
     server_message,
     status_error,
 )
-from gent_openai.options import OpenAIOptions, ServerKind, parse_options
+from gent_openai.options import (
+    DEFAULT_THINKING_BUDGET,
+    OpenAIOptions,
+    ServerKind,
+    parse_options,
+)
 from gent_openai.server_kind import GRAMMAR_FIELDS, grammar_fields
 from gent_openai.sse import DONE, sse_data
 
@@ -53,6 +58,10 @@ __all__ = ["OpenAIModel"]
 
 logger = logging.getLogger("gent.openai")
 _LOCATION = Location(plugin="openai")
+
+CONTINUING_KINDS: frozenset[ServerKind] = frozenset({"llamacpp", "vllm"})
+"""The server kinds that continue a final assistant message (what a thinking budget's
+continuation needs): llama.cpp's by default, vLLM's when asked (``continue_final_message``)."""
 
 
 class _Retry(Exception):
@@ -191,6 +200,25 @@ class OpenAIModel(Model):
         """
         setting = self.options.grammar
         return setting is True or (setting == "auto" and self._kind in GRAMMAR_FIELDS)
+
+    def thinking_budget(self) -> int | None:
+        """The thinking budget in characters (the ``thinking_budget`` option; ``"auto"``:
+        :data:`~gent_openai.options.DEFAULT_THINKING_BUDGET` on a server kind in
+        :data:`CONTINUING_KINDS`), or ``None``: no budget.
+        """
+        budget = self.options.thinking_budget
+        if budget != "auto":
+            return budget
+        return DEFAULT_THINKING_BUDGET if self._kind in CONTINUING_KINDS else None
+
+    def _needs_kind(self, request: ModelRequest) -> bool:
+        """Whether ``request`` depends on the server's kind (its grammar field, or whether
+        it continues an output past the thinking budget).
+        """
+        o = self.options
+        return request.structure is not None and (
+            o.grammar is not False or o.thinking_budget == "auto"
+        )
 
     async def server_kind(self) -> ServerKind | None:
         """The server's kind (the ``server`` option, or what ``GET /models`` says, asked
@@ -443,13 +471,13 @@ class OpenAIModel(Model):
         Raises:
             ModelError: On authentication, model-name, connection or server failures.
         """
-        if request.structure is not None and self.options.grammar is not False:
+        if self._needs_kind(request):
             await self.server_kind()
         if not self.options.stream:
             whole = await self.complete(request)
             yield ModelChunk(whole.text, usage=whole.usage, finish_reason=whole.finish_reason)
             return
-        budget = self.options.thinking_budget
+        budget = self.thinking_budget()
         if budget is None or request.structure is None:
             async with aclosing(self._stream_body(self.request_body(request, stream=True))) as all_:
                 async for chunk in all_:
@@ -517,7 +545,7 @@ class OpenAIModel(Model):
         Raises:
             ModelError: As :meth:`stream`.
         """
-        if request.structure is not None and self.options.grammar is not False:
+        if self._needs_kind(request):
             await self.server_kind()
         client = self._get_client()
         body = self.request_body(request, stream=False)

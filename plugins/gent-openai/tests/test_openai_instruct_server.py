@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from gent_json.chain import JSONToolChain
 from gent_openai.model import OpenAIModel
+from gent_openai.options import DEFAULT_THINKING_BUDGET
 from gent_xml.format import XMLFormat
 
 from gent_core import Agent, tool
@@ -101,3 +102,30 @@ def test_past_the_thinking_budget_the_output_goes_on_in_the_action(instruct_serv
     thinking = text.split("<thinking>", 1)[1].split(bridge, 1)[0]
     assert budget < len(thinking) <= budget + 40  # stopped at the first token past the budget
     assert text.split(bridge, 1)[1].strip()  # the continuation wrote into the action
+
+
+def test_by_default_a_thinking_that_runs_to_the_token_limit_is_cut_and_acted_on(
+    instruct_server: Any,
+) -> None:
+    """Without a budget (the old default) the thinking of this task runs to ``max_tokens``
+    and the output is unusable; with the default options, llama.cpp's server gets the
+    default budget and the output ends in a complete action or answer."""
+    task = "Explain at length, step by step, how to compute a circumference."
+    unbounded = agent(instruct_server, max_tokens=150, thinking_budget=None)
+    text, finish = generate(unbounded, unbounded.structure(), task)
+    assert finish == "length" and "</thinking>" not in text, text  # the case the default fixes
+
+    a = agent(instruct_server, max_tokens=150)
+    text, _ = generate(a, a.structure(), task)
+    model = a.model
+    assert isinstance(model, OpenAIModel)
+    assert model.thinking_budget() == DEFAULT_THINKING_BUDGET
+    assert text.count("</thinking>") == 1, text
+    thinking = text.split("<thinking>", 1)[1].split("</thinking>", 1)[0]
+    assert len(thinking) <= DEFAULT_THINKING_BUDGET + 40, text  # stopped at the budget
+    output = text if text.rstrip().endswith(">") else text + "</action>"  # the dropped stop
+    structure = a.structure()
+    parsed = structure.format.parse(output, structure.sections)
+    sections = {part.name: part for part in parsed.sections}
+    usable = [sections[name] for name in ("action", "answer") if name in sections]
+    assert usable and usable[0].complete and usable[0].content, text

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from gent_json.chain import JSONToolChain
 from gent_openai.model import OpenAIModel
-from gent_openai.options import DEFAULT_MAX_TOKENS
+from gent_openai.options import DEFAULT_MAX_TOKENS, DEFAULT_THINKING_BUDGET
 from gent_openai.server_kind import grammar_fields, kind_from_models
 from gent_openai.thinking import ThinkingWatch, after_thinking
 from gent_xml.format import XMLFormat
@@ -295,3 +295,21 @@ def test_an_unreachable_server_gets_no_grammar_and_is_asked_again_later() -> Non
     m = OpenAIModel(base_url="http://127.0.0.1:9/v1", model="m")
     assert m.grammar(structure()) is None  # nothing listens there: asked again next time
     assert m.describe().endswith("(grammar: auto, server not asked yet)")
+
+
+@pytest.mark.parametrize(
+    ("owner", "continued"), [("llamacpp", True), ("vllm", True), ("sglang", False), (None, False)]
+)
+def test_by_default_the_thinking_budget_is_on_for_servers_that_continue_an_output(
+    fake_server: FakeServer, owner: str | None, continued: bool
+) -> None:
+    fake_server.owned_by = owner
+    long = "<thinking>\n" + "x" * (DEFAULT_THINKING_BUDGET + 50)
+    fake_server.replies.append(Reply(events=[chat_event(long, finish="length"), "[DONE]"]))
+    fake_server.replies.append(Reply(events=[chat_event("<answer>8</answer>", finish="stop")]))
+    m = OpenAIModel(base_url=fake_server.base_url, model="m", grammar=False)
+    assert offline().options.thinking_budget == "auto"
+    text = "".join(chunk.text for chunk in run(m, request()))
+    assert m.thinking_budget() == (DEFAULT_THINKING_BUDGET if continued else None)
+    assert len(fake_server.posts) == (2 if continued else 1)
+    assert ("\n</thinking>\n<action>\n" in text) is continued

@@ -116,11 +116,10 @@ class XMLScanner(IncrementalParser):
         self._close_size = 0  # len("</" + registered name)
         self._tail = ""
         self._base = base  # offset of the tail's first character in the whole output
-        # the open section's text from the first opening tag of another section on: held
-        # back until the section's closing tag (then it is the section's text) or the end of
-        # the output (then the section ended at that tag and the held text is read again)
-        self._held: list[str] | None = None
-        self._held_at = 0
+        # the open section's text from the first opening tag of another section on is held
+        # back by the collector until the section's closing tag (then it is the section's
+        # text) or the end of the output (then the section ended at that tag and the held
+        # text is read again)
         self._closed = False
         self._error: AmbiguousSectionError | None = None
         # fast path: a chunk without "<" is plain text of the current state; it is appended to
@@ -173,22 +172,17 @@ class XMLScanner(IncrementalParser):
         events = self._run(self._tail, final=True) if self._tail else []
         self._closed = True
         self._fast = False
-        if self._held is not None:
-            events += self._read_held_again()
+        if self._collector.holding:
+            events = self._collector.read_held_again(events, self._rescan)
         elif self._collector.current is not None:
             self._collector.close(events, self._base, complete=self._reread)
         return events
 
-    def _read_held_again(self) -> list[SectionEvent]:
-        """End the open section at the first opening tag of another section in it, and read
-        the held text from that tag on as the rest of the output, by the plain rules.
+    def _rescan(self, at: int) -> XMLScanner:
+        """The scanner that reads the held text again from offset ``at``, by the plain rules
+        (see :meth:`~gent_core.toolkit.SectionCollector.read_held_again`).
         """
-        assert self._held is not None  # only called with held text
-        held, at = "".join(self._held), self._held_at
-        self._held = None
-        events: list[SectionEvent] = []
-        self._collector.close(events, at, complete=True)
-        rest = XMLScanner(
+        return XMLScanner(
             self._names,
             strict=False,
             no_sections=self._no_sections,
@@ -196,7 +190,6 @@ class XMLScanner(IncrementalParser):
             collector=self._collector,
             base=at,
         )
-        return events + rest.feed(held) + rest.close()
 
     def result(self) -> ParseResult:
         """Return what was found so far (after :meth:`close`: the full parse).
@@ -224,7 +217,8 @@ class XMLScanner(IncrementalParser):
             raise
         mode = self._mode
         self._fast = not self._tail and (
-            mode == _OUTSIDE or (mode == _INSIDE and not self._strict and self._held is None)
+            mode == _OUTSIDE
+            or (mode == _INSIDE and not self._strict and not self._collector.holding)
         )
         self._sink = self._collector.sink()
         self._append = self._sink.append
@@ -313,7 +307,7 @@ class XMLScanner(IncrementalParser):
                 emit = pos = end
                 mode = _OUTSIDE
             else:
-                watch = self._tolerant and self._held is None
+                watch = self._tolerant and not self._collector.holding
                 p = buf.find("<" if watch else "</", pos)
                 if p < 0:
                     if not final and buf.endswith("<"):
@@ -326,7 +320,7 @@ class XMLScanner(IncrementalParser):
                         break
                     if kind in (_OPEN, _SELF_CLOSING) and name.lower() != self._close_name:
                         collector.text(events, buf[emit:p])
-                        self._held, self._held_at = [], self._base + p
+                        collector.hold(self._base + p)
                         emit = p
                     pos = p + 1
                     continue
@@ -337,30 +331,17 @@ class XMLScanner(IncrementalParser):
                 if end == -2:
                     keep = p
                     break
-                self._text(events, buf[emit:p], release=True)
+                self._collector.text(events, buf[emit:p], release=True)
                 collector.close(events, self._base + end, complete=True)
                 emit = pos = end
                 mode = _OUTSIDE
         self._mode = mode
         if keep < emit:
             keep = emit
-        self._text(events, buf[emit:keep])
+        self._collector.text(events, buf[emit:keep])
         self._tail = buf[keep:]
         self._base += keep
         return events
-
-    def _text(self, events: list[SectionEvent], text: str, *, release: bool = False) -> None:
-        """Record ``text``: held back while the open section holds another section's opening
-        tag, else (and with ``release``, the held text first) as the section's text.
-        """
-        held = self._held
-        if held is None:
-            self._collector.text(events, text)
-        elif release:
-            self._held = None
-            self._collector.text(events, "".join(held) + text)
-        elif text:
-            held.append(text)
 
     def _closing(self, buf: str, p: int, final: bool) -> int:
         """At ``buf[p:]`` == ``"</..."``: the end of the open section's closing tag, or

@@ -232,53 +232,62 @@ def summarize(results: Sequence[TaskResult]) -> dict[str, dict[str, Any]]:
     summary: dict[str, dict[str, Any]] = {}
     for result in results:
         key = result.category if len(configs) == 1 else f"{result.config} / {result.category}"
-        entry = summary.setdefault(
-            key,
-            {
-                "tasks": 0,
-                "valid": 0,
-                "failures": Counter(),
-                "unparsable": 0,
-                "undecoded_no_call": 0,
-                "calls": 0,
-                "copied_calls": 0,
-                "repairs": 0,
-                "repaired": 0,
-                "input_tokens": 0,
-                "output_tokens": 0,
-                "seconds": 0.0,
-            },
-        )
-        entry["tasks"] += 1
-        entry["valid"] += result.verdict.valid
-        if result.verdict.kind is not None:
-            entry["failures"][result.verdict.kind.value] += 1
-        entry["unparsable"] += result.unparsable
-        entry["undecoded_no_call"] += result.verdict.undecoded_no_call
-        entry["calls"] += len(result.calls or [])
-        entry["copied_calls"] += result.copied_calls
-        entry["repairs"] += result.repairs
-        entry["repaired"] += result.repaired
-        entry["input_tokens"] += result.input_tokens or 0
-        entry["output_tokens"] += result.output_tokens or 0
-        entry["seconds"] += result.seconds
+        _count(summary.setdefault(key, _empty_entry()), result)
     for entry in summary.values():
-        tasks = entry["tasks"]
-        low, high = wilson_interval(entry["valid"], tasks)
-        entry["accuracy"] = round(entry["valid"] / tasks, 4)
-        entry["ci95"] = [round(low, 4), round(high, 4)]
-        entry["unparsable_share"] = round(entry["unparsable"] / tasks, 4)
-        entry["failures"] = dict(entry["failures"].most_common())
-        entry["copy_rate"] = (
-            round(entry["copied_calls"] / entry["calls"], 4) if entry["calls"] else 0.0
-        )
-        entry["repair_rate"] = (
-            round(entry["repaired"] / entry["repairs"], 4) if entry["repairs"] else None
-        )
-        entry["tokens_per_task"] = [
-            round(entry["input_tokens"] / tasks),
-            round(entry["output_tokens"] / tasks),
-        ]
-        entry["seconds_per_task"] = round(entry["seconds"] / tasks, 2)
-        entry["seconds"] = round(entry["seconds"], 2)
+        _finish(entry, wilson_interval)
     return summary
+
+
+def _empty_entry() -> dict[str, Any]:
+    """A category's counts before its first task."""
+    return {
+        "tasks": 0,
+        "valid": 0,
+        "failures": Counter(),
+        "unparsable": 0,
+        "undecoded_no_call": 0,
+        "calls": 0,
+        "copied_calls": 0,
+        "repairs": 0,
+        "repaired": 0,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "seconds": 0.0,
+    }
+
+
+def _count(entry: dict[str, Any], result: TaskResult) -> None:
+    """Add one task's result to its category's counts."""
+    entry["tasks"] += 1
+    entry["valid"] += result.verdict.valid
+    if result.verdict.kind is not None:
+        entry["failures"][result.verdict.kind.value] += 1
+    entry["unparsable"] += result.unparsable
+    entry["undecoded_no_call"] += result.verdict.undecoded_no_call
+    entry["calls"] += len(result.calls or [])
+    entry["copied_calls"] += result.copied_calls
+    entry["repairs"] += result.repairs
+    entry["repaired"] += result.repaired
+    entry["input_tokens"] += result.input_tokens or 0
+    entry["output_tokens"] += result.output_tokens or 0
+    entry["seconds"] += result.seconds
+
+
+def _finish(entry: dict[str, Any], interval: Callable[[int, int], tuple[float, float]]) -> None:
+    """Turn a category's counts into its rates, interval and averages."""
+    tasks = entry["tasks"]
+    low, high = interval(entry["valid"], tasks)
+    entry["accuracy"] = round(entry["valid"] / tasks, 4)
+    entry["ci95"] = [round(low, 4), round(high, 4)]
+    entry["unparsable_share"] = round(entry["unparsable"] / tasks, 4)
+    entry["failures"] = dict(entry["failures"].most_common())
+    entry["copy_rate"] = round(entry["copied_calls"] / entry["calls"], 4) if entry["calls"] else 0.0
+    entry["repair_rate"] = (
+        round(entry["repaired"] / entry["repairs"], 4) if entry["repairs"] else None
+    )
+    entry["tokens_per_task"] = [
+        round(entry["input_tokens"] / tasks),
+        round(entry["output_tokens"] / tasks),
+    ]
+    entry["seconds_per_task"] = round(entry["seconds"] / tasks, 2)
+    entry["seconds"] = round(entry["seconds"], 2)

@@ -97,7 +97,7 @@ class ToolSpec:
 def to_json_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON Schema of a BFCL function's ``parameters`` (see the module docstring); the
     input is not changed. The walk is gent's own
-    (:func:`gent_core.tools._declarations.standard_schema`), with BFCL's type table and a
+    (:func:`gent_core.tools.standard_schema`), with BFCL's type table and a
     missing type read as a string.
 
     Raises:

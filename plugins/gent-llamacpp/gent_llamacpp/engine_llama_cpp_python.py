@@ -125,12 +125,6 @@ class LlamaCppPythonEngine:
             raise context_error(len(tokens), self._n_ctx)
         if grammar is not None and not self.accepts_grammar(grammar):
             raise GrammarRejected("llama.cpp rejected the grammar")
-        limit = min(max_tokens, room)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        vocab = llm._model.vocab
-        generated = 0
-        finish = "length"
-
         sampler = TokenSampler(
             llm,
             temperature=sampling.temperature,
@@ -141,31 +135,17 @@ class LlamaCppPythonEngine:
             grammar=grammar,
             repeat_penalty=sampling.repeat_penalty,
         )
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         started = time.perf_counter()
         prompt_done = started
+        generated, finish = 0, "cancelled"
         self._should_abort = cancelled
         try:
-            if not self._evaluate(prepare_prompt(llm, tokens), cancelled):
-                finish = "cancelled"
-            else:
+            if self._evaluate(prepare_prompt(llm, tokens), cancelled):
                 prompt_done = time.perf_counter()
-                while True:
-                    if cancelled():
-                        finish = "cancelled"
-                        break
-                    token = sampler.sample()
-                    if lib.llama_vocab_is_eog(vocab, token):
-                        finish = "stop"
-                        break
-                    generated += 1
-                    if on_text(decoder.decode(llm.detokenize([token]))):
-                        finish = "stop"
-                        break
-                    if generated >= limit:
-                        break
-                    if not self._eval([token], cancelled):
-                        finish = "cancelled"
-                        break
+                generated, finish = self._sample_tokens(
+                    sampler, decoder, min(max_tokens, room), on_text, cancelled
+                )
         finally:
             self._should_abort = _never
             sampler.close()
@@ -179,6 +159,35 @@ class LlamaCppPythonEngine:
             finish=finish,
             resampled=sampler.resampled,
         )
+
+    def _sample_tokens(
+        self,
+        sampler: Any,
+        decoder: codecs.IncrementalDecoder,
+        limit: int,
+        on_text: Callable[[str], bool],
+        cancelled: Callable[[], bool],
+    ) -> tuple[int, str]:
+        """Sample and evaluate tokens after the prompt until the end of generation, a stop
+        (``on_text`` says so), ``limit`` tokens or the cancellation; the number generated
+        and the finish reason (``stop``, ``length`` or ``cancelled``).
+        """
+        lib, llm = self._lib, self._llm
+        vocab = llm._model.vocab
+        generated = 0
+        while True:
+            if cancelled():
+                return generated, "cancelled"
+            token = sampler.sample()
+            if lib.llama_vocab_is_eog(vocab, token):
+                return generated, "stop"
+            generated += 1
+            if on_text(decoder.decode(llm.detokenize([token]))):
+                return generated, "stop"
+            if generated >= limit:
+                return generated, "length"
+            if not self._eval([token], cancelled):
+                return generated, "cancelled"
 
     def close(self) -> None:
         """Free the model."""

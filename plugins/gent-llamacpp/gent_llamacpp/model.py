@@ -8,10 +8,10 @@ whatever the machine's speed it never generates far past what is read, and a fla
 between tokens and between prompt batches stops it when the stream is closed early or the task
 is cancelled (Ctrl-C). With an output structure, the prompt is a
 few-shot completion prompt in the agent's own format and the output is constrained by a GBNF
-grammar built from the structure (:func:`gent_core._grammar.build_agent_grammar`).
+grammar built from the structure (:func:`gent_core.toolkit.build_agent_grammar`).
 
 Grammar safety: every grammar is checked by gent's pure-Python checker
-(:func:`gent_core._grammar.check_gbnf`), then by llama.cpp's own parser. A grammar failing
+(:func:`gent_core.toolkit.check_gbnf`), then by llama.cpp's own parser. A grammar failing
 either check is not used: generation runs unconstrained and a warning is logged, so the agent
 keeps running (its parsers still report messy output).
 """
@@ -208,7 +208,7 @@ class LlamaCppModel(Model):
     # ----------------------------------------------------------------- generation
 
     def prompt_for(self, request: ModelRequest) -> str:
-        """The raw prompt sent for ``request`` (see :mod:`gent_core._base_prompt`)."""
+        """The raw prompt sent for ``request`` (see :func:`gent_core.toolkit.render_prompt`)."""
         return render_prompt(request.messages, request.structure, few_shot=self.options.few_shot)
 
     def render_request(self, request: ModelRequest) -> str:
@@ -267,6 +267,21 @@ class LlamaCppModel(Model):
             cancel.set()
             await asyncio.shield(worker)
 
+    def _sampling(self, request: ModelRequest) -> Sampling:
+        """The sampling settings of ``request``: its temperature, else the options'."""
+        options = self.options
+        temperature = (
+            request.temperature if request.temperature is not None else options.temperature
+        )
+        return Sampling(
+            temperature=temperature,
+            top_k=options.top_k,
+            top_p=options.top_p,
+            min_p=options.min_p,
+            repeat_penalty=options.repeat_penalty,
+            seed=options.seed,
+        )
+
     def _generate(
         self,
         prompt: str,
@@ -276,18 +291,7 @@ class LlamaCppModel(Model):
         cancel: threading.Event,
         emit: Callable[[str, Any], None],
     ) -> None:
-        options = self.options
-        temperature = (
-            request.temperature if request.temperature is not None else options.temperature
-        )
-        sampling = Sampling(
-            temperature=temperature,
-            top_k=options.top_k,
-            top_p=options.top_p,
-            min_p=options.min_p,
-            repeat_penalty=options.repeat_penalty,
-            seed=options.seed,
-        )
+        sampling = self._sampling(request)
         with self._generate_lock:
             engine = self._engine
             if engine is None:
@@ -303,7 +307,7 @@ class LlamaCppModel(Model):
             def run(grammar: str | None) -> Any:
                 return engine.generate(
                     prompt,
-                    max_tokens=request.max_tokens or options.max_tokens,
+                    max_tokens=request.max_tokens or self.options.max_tokens,
                     sampling=sampling,
                     grammar=grammar,
                     stops=stops,

@@ -19,7 +19,7 @@ _MAX_MESSAGE = 500
 
 def redact(text: str, secret: str | None) -> str:
     """Return ``text`` with the API key masked as gent masks credentials in free text
-    (:meth:`~gent_core._config.secrets.Redactor.redact`: a key of 8 characters or more, and URL
+    (:meth:`~gent_core.toolkit.Redactor.redact`: a key of 8 characters or more, and URL
     passwords; a shorter key such as ``none`` is a placeholder, never searched for).
     """
     return Redactor([secret] if secret else ()).redact(text)

@@ -208,7 +208,8 @@ def test(fast: bool, extra: list[str]) -> None:
     """``fast``: the fast tests in parallel (pytest-xdist, the ``gent-fast`` hypothesis
     profile), nothing else. Otherwise (CI): the checks, the fast tests on the other Pythons
     found (tox, all at once on two CPUs: :func:`other_pythons_under_load`), then every test
-    on two workers with hypothesis's default profile."""
+    with hypothesis's default profile (the fast ones on two workers, the slow ones one at a
+    time)."""
     setup()
     if fast:
         run(
@@ -235,21 +236,12 @@ def test(fast: bool, extra: list[str]) -> None:
             f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
             f"testing {sys.version.split()[0]} only"
         )
-    # Every test, on two workers: modules stay whole on one worker (--dist loadscope), so a
-    # module's servers, model and virtualenvs are made once.
-    run(
-        venv_bin("python"),
-        "-m",
-        "pytest",
-        *pytest_targets(),
-        "-n",
-        "2",
-        "--dist",
-        "loadscope",
-        "-p",
-        "no:cacheprovider",
-        *extra,
-    )
+    # Every test: the fast ones on two workers, then the slow ones (servers, real models,
+    # fresh virtualenvs) one at a time, as before: on a loaded machine a model server's answer
+    # can outlast a request's timeout when another worker runs beside it.
+    pytest = [venv_bin("python"), "-m", "pytest", *pytest_targets(), "-p", "no:cacheprovider"]
+    run(*pytest, "-m", "not slow", "-n", "2", *extra)
+    run(*pytest, "-m", "slow", *extra)
 
 
 LOAD_CPUS = 2

@@ -3,7 +3,8 @@
 
     python3 dev.py demo            run the example agent on the bundled local model
     python3 dev.py test            check, then every test on every Python found (what CI runs)
-    python3 dev.py test --fast     the fast tests only, in parallel (no check, no slow tests)
+    python3 dev.py test --fast     the fast tests only, in parallel (no check, no slow tests,
+                                   fewer hypothesis examples)
     python3 dev.py check           lint, type-check and build the docs strictly
     python3 dev.py bench           run every benchmark, write docs/benchmarks.md (--quick:
                                    without the model, servers and venvs)
@@ -89,6 +90,10 @@ def build_env() -> dict[str, str]:
 
 FAST_MARKERS = "not slow and not llama"
 """The tests the other Pythons run: no servers, no real model, no fresh virtualenvs."""
+
+FAST_PROFILE = "gent-fast"
+"""The hypothesis profile (conftest.py: a quarter of the examples) of ``test --fast`` and
+of the other Pythons' runs; the main run of ``test`` keeps hypothesis's default."""
 
 
 def requirements(profile: str) -> list[str]:
@@ -200,8 +205,11 @@ def check() -> None:
 
 
 def test(fast: bool, extra: list[str]) -> None:
-    """``fast``: the fast tests in parallel (pytest-xdist), nothing else. Otherwise (CI): the
-    checks, the fast tests on the other Pythons found (tox), then every test."""
+    """``fast``: the fast tests in parallel (pytest-xdist, the ``gent-fast`` hypothesis
+    profile), nothing else. Otherwise (CI): the checks, the fast tests on the other Pythons
+    found (tox, all at once on two CPUs: :func:`other_pythons_under_load`), then every test
+    with hypothesis's default profile (the fast ones on two workers, the slow ones one at a
+    time)."""
     setup()
     if fast:
         run(
@@ -213,6 +221,7 @@ def test(fast: bool, extra: list[str]) -> None:
             "not slow",
             "-n",
             "auto",
+            f"--hypothesis-profile={FAST_PROFILE}",
             "-p",
             "no:cacheprovider",
             *extra,
@@ -221,26 +230,51 @@ def test(fast: bool, extra: list[str]) -> None:
     check()
     interpreters = find_other_pythons()
     if interpreters:
-        # The fast suite on the other installed Pythons (tox.ini), before the main run.
-        envs = ",".join(f"py{version.replace('.', '')}" for version in interpreters)
-        path = os.pathsep.join(
-            [*(str(p.parent) for p in interpreters.values()), os.environ["PATH"]]
-        )
-        run(
-            venv_bin("tox"),
-            "run-parallel",
-            "-p",
-            "2",
-            "-e",
-            envs,
-            env={**os.environ, "PATH": path},
-        )
+        other_pythons_under_load(interpreters)
     else:
         print(
             f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
             f"testing {sys.version.split()[0]} only"
         )
-    run(venv_bin("python"), "-m", "pytest", *pytest_targets(), *extra)
+    # Every test: the fast ones on two workers, then the slow ones (servers, real models,
+    # fresh virtualenvs) one at a time, as before: on a loaded machine a model server's answer
+    # can outlast a request's timeout when another worker runs beside it.
+    pytest = [venv_bin("python"), "-m", "pytest", *pytest_targets(), "-p", "no:cacheprovider"]
+    run(*pytest, "-m", "not slow", "-n", "2", *extra)
+    run(*pytest, "-m", "slow", *extra)
+
+
+LOAD_CPUS = 2
+"""How many CPUs the other Pythons' fast suites share while all of them run at once."""
+
+
+def load_cpus() -> set[int] | None:
+    """The first :data:`LOAD_CPUS` CPUs this process may use, or ``None`` where a process's
+    CPUs cannot be chosen (not Linux)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    return set(sorted(os.sched_getaffinity(0))[:LOAD_CPUS])
+
+
+def other_pythons_under_load(interpreters: dict[str, Path]) -> None:
+    """The fast suite on the other installed Pythons (tox.ini), every one at once on
+    :data:`LOAD_CPUS` CPUs: more test processes than cores, so the suite is shown to pass on
+    a loaded machine (on a 2-core machine this costs nothing: the work is the same)."""
+    envs = ",".join(f"py{version.replace('.', '')}" for version in interpreters)
+    path = os.pathsep.join([*(str(p.parent) for p in interpreters.values()), os.environ["PATH"]])
+    cpus = load_cpus()
+    where = f"CPUs {sorted(cpus)}" if cpus is not None else "every CPU (cannot pin here)"
+    print(f"the fast suite of Python {', '.join(interpreters)} at once on {where}", flush=True)
+    command = [venv_bin("tox"), "run-parallel", "-p", str(len(interpreters)), "-e", envs]
+    print(f"$ {' '.join(command)}", flush=True)
+    code = subprocess.call(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "PATH": path},
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus is not None else None,
+    )
+    if code != 0:
+        sys.exit(code)
 
 
 def tox_env(extra: list[str]) -> None:
@@ -255,6 +289,7 @@ def tox_env(extra: list[str]) -> None:
         *pytest_targets(),
         "-m",
         FAST_MARKERS,
+        f"--hypothesis-profile={FAST_PROFILE}",
         "-p",
         "no:cacheprovider",
         *extra,

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gent_core._cli.main import main
+from gent_core._history.recorder import HistoryRecorder
 from gent_core.testing import PluginSandbox
 from tests.cli.history_plugin import Spy
 
@@ -261,8 +262,16 @@ def test_a_damaged_database_is_one_warning_and_the_run_completes(
 
 
 def test_a_locked_database_is_one_warning_and_the_run_completes(
-    spy: Spy, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    spy: Spy,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The lock is held for the whole run, so waiting 0.1 s for it (not the 5 s default) ends
+    # the same way, without sleeping through the default.
+    defaults = {**(HistoryRecorder.__init__.__kwdefaults__ or {}), "timeout": 0.1}
+    monkeypatch.setattr(HistoryRecorder.__init__, "__kwdefaults__", defaults)
     agent = config(tmp_path / "agent.yaml", "<answer>first</answer>", "<answer>second</answer>")
     assert gent(capsys, "run", agent, "create the database", "-q")[0] == 0
     holder = sqlite3.connect(home / "logs.db", isolation_level=None)

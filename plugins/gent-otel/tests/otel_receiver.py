@@ -45,14 +45,24 @@ class ReceivedSpan:
 class TraceReceiver:
     """Serves ``POST /v1/traces`` on a free port of 127.0.0.1 until :meth:`close`.
 
+    Args:
+        held: Answer no request until :attr:`release` is set (a receiver that is silent
+            until the test says otherwise; :attr:`arrived` tells when a request waits).
+
     Attributes:
         spans: Every span received, in arrival order.
         content_types: The ``Content-Type`` of each request.
+        arrived: Set when the first request has arrived.
+        release: While ``held`` and unset, requests wait unanswered.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, held: bool = False) -> None:
         self.spans: list[ReceivedSpan] = []
         self.content_types: list[str] = []
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+        if not held:
+            self.release.set()
         self._lock = threading.Lock()
         receiver = self
 
@@ -60,6 +70,8 @@ class TraceReceiver:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
+                receiver.arrived.set()
+                receiver.release.wait()
                 if self.path != "/v1/traces":
                     self.send_error(404)
                     return
@@ -110,6 +122,7 @@ class TraceReceiver:
                         )
 
     def close(self) -> None:
-        """Stop serving."""
+        """Stop serving (a held request is answered first)."""
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()

@@ -246,44 +246,50 @@ def test_a_receiver_that_never_answers_is_one_warning(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path: Path) -> None:
-    """The answer is printed, the exit waits on a silent receiver: Ctrl-C then exits 130 with
-    one line, as everywhere else (it was a traceback and exit status 0)."""
+    """The answer is printed, the exit waits on a receiver that holds the spans: Ctrl-C then
+    exits 130 with one line, as everywhere else (it was a traceback and exit status 0)."""
     (tmp_path / "agent.yaml").write_text(CONFIG, encoding="utf-8")
     env = {
         name: value
         for name, value in os.environ.items()
         if name not in OTEL_VARIABLES and not name.startswith(("GENT_", "OTEL_"))
     }
-    with socket.socket() as listener:
-        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = f"http://127.0.0.1:{silent_port(listener)}"
-        env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "3600"  # the export waits until Ctrl-C
-        # The exit's bound raised to an hour, so the Ctrl-C below lands while it waits
-        # however loaded the machine is (with 1 s it could land after the exit).
-        waiting_exit = (
-            "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
-            "from gent_core._cli.main import main; sys.exit(main())"
-        )
-        process = subprocess.Popen(
-            [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
-            cwd=tmp_path,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert process.stdout is not None
-            assert process.stdout.readline().strip() == "391"
-            process.send_signal(signal.SIGINT)
-            _, stderr = process.communicate(timeout=60)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+    receiver = TraceReceiver(held=True)
+    env["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.endpoint
+    env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "3600"  # the export waits for the receiver's answer
+    env["OTEL_BSP_SCHEDULE_DELAY"] = "3600000"  # spans are sent at the exit only
+    # The exit's bound raised to an hour, so the Ctrl-C below lands while it waits
+    # however loaded the machine is (with 1 s it could land after the exit).
+    waiting_exit = (
+        "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
+        "from gent_core._cli.main import main; sys.exit(main())"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "391"
+        assert receiver.arrived.wait(60), "the exit never sent the spans"
+        process.send_signal(signal.SIGINT)
+        # The receiver answers once Ctrl-C was sent: the exit's flush ends, then the process.
+        receiver.release.set()
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        receiver.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "interrupted" in stderr
     assert len([line for line in stderr.splitlines() if line.strip()]) <= 2, stderr
+    assert {span.name for span in receiver.spans} >= {"invoke_agent gent"}
 
 
 def test_nothing_configured_imports_no_sdk_and_says_nothing(tmp_path: Path) -> None:

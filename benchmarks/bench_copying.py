@@ -9,10 +9,13 @@ For every run the script counts:
 
 * **solved**: the run answered, the right tool was called and succeeded, and the answer holds
   the expected value (for the clock, the time or the date the tool returned);
-* **copied**: the answer holds a value of a worked example (a declared example's result of
-  one of the agent's tools, or a result of gent's made-up example tools) that is neither in
-  the task nor in any result a tool returned during the run: a value the model can only have
-  taken from an example;
+* **copied**: the answer holds a value of a worked example that is neither in the task nor
+  in any result a tool returned during the run, a value the model can only have taken from
+  an example: a number of two digits or more of a declared example of one of the agent's
+  tools or of gent's made-up examples (task, arguments, result or answer), or a name from
+  their text arguments (``Madrid``, ``Kilimanjaro``) that the task does not name;
+* **copied into calls**: a call passes an example's text argument (``Europe/Madrid``) that
+  the task does not name;
 * **failed call**: some call of the run failed (the case where issue 26 saw copying).
 
 Run: ``python benchmarks/bench_copying.py [--repeat K] [--task ID...] [-o KEY=VALUE...]``
@@ -28,7 +31,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -57,19 +60,35 @@ class Task:
 
 
 TASKS = (
-    Task("words-fox", "How many words are in 'the quick brown fox jumps over the lazy dog'?",
-         "word_count", "9"),
+    Task(
+        "words-fox",
+        "How many words are in 'the quick brown fox jumps over the lazy dog'?",
+        "word_count",
+        "9",
+    ),
     Task("times-48-15", "What is 48 times 15?", "calculator", "720"),
-    Task("words-rain", "Count the words in this sentence: 'rain falls on the green hills'.",
-         "word_count", "6"),
+    Task(
+        "words-rain",
+        "Count the words in this sentence: 'rain falls on the green hills'.",
+        "word_count",
+        "6",
+    ),
     Task("minus-1000-387", "What is 1000 minus 387?", "calculator", "613"),
     Task("time-paris", "What time is it in Paris?", "current_time", None),
-    Task("words-proverb", "How many words does the proverb 'better late than never' have?",
-         "word_count", "4"),
+    Task(
+        "words-proverb",
+        "How many words does the proverb 'better late than never' have?",
+        "word_count",
+        "4",
+    ),
     Task("divide-91-7", "What is 91 divided by 7?", "calculator", "13"),
     Task("date-sydney", "What is the date today in Sydney?", "current_time", None),
-    Task("words-eight", "How many words are in 'one two three four five six seven eight'?",
-         "word_count", "8"),
+    Task(
+        "words-eight",
+        "How many words are in 'one two three four five six seven eight'?",
+        "word_count",
+        "8",
+    ),
     Task("squared-plus", "What is 6 squared plus 10?", "calculator", "46"),
     Task("time-cairo", "What time is it in Cairo right now?", "current_time", None),
     Task("times-3.5-4", "What is 3.5 times 4?", "calculator", "14"),
@@ -80,7 +99,7 @@ _NUMBER = re.compile(r"\d+(?::\d\d)?(?:[.-]\d+)*")
 
 def _scalars(value: Any) -> Iterable[str]:
     """The leaf values of a tool result, as text."""
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         for item in value.values():
             yield from _scalars(item)
     elif isinstance(value, list | tuple):
@@ -100,21 +119,48 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
-def example_values(agent: Agent) -> set[str]:
-    """The numbers of every worked example the agent's prompt may show: in its task, its
-    arguments, its result and its answer."""
-    from gent_core._base_prompt import NEUTRAL_EXAMPLES
+def example_values(agent: Agent) -> tuple[set[str], set[str]]:
+    """What the worked examples the agent's prompt may show hold: their numbers (in the task,
+    the arguments, the result and the answer), and the words of their text arguments and
+    results (``Madrid``, ``Europe/Madrid``, ``Kilimanjaro``)."""
+    from gent_core import _base_prompt
 
     chain = agent.structure().toolchain
     texts: list[str] = []
+    named: list[str] = []
     for each in chain.tools if chain is not None else ():
         for example in each.examples:
             texts += [example.task, example.answer or ""]
             texts += [*_scalars(example.arguments), *_scalars(example.result)]
-    for neutral in NEUTRAL_EXAMPLES:
+            named += [*_scalars(example.arguments)]
+    made_up = [*_base_prompt.NEUTRAL_EXAMPLES, *_made_up_recovery(_base_prompt)]
+    for neutral in made_up:
+        calls = [
+            *neutral.calls,
+            *(neutral.failed.calls if getattr(neutral, "failed", None) else ()),
+        ]
         texts += [neutral.task, neutral.answer, *neutral.results]
-        texts += [scalar for call in neutral.calls for scalar in _scalars(call.args)]
-    return {token for text in texts for token in _tokens(text)}
+        texts += [scalar for call in calls for scalar in _scalars(call.args)]
+        named += [scalar for call in calls for scalar in _scalars(call.args)]
+    numbers = {
+        token
+        for text in texts
+        for token in _tokens(text)
+        if len(re.sub(r"\D", "", token).lstrip("0")) > 1
+    }
+    return numbers, {word for text in named for word in _words(text)}
+
+
+def _made_up_recovery(module: Any) -> list[Any]:
+    """The recovery example, where gent has one (not before issue 26's change)."""
+    example = getattr(module, "RECOVERY_EXAMPLE", None)
+    return [example] if example is not None else []
+
+
+def _words(text: str) -> set[str]:
+    """The words of a text argument: ``Europe/Madrid`` gives ``Europe/Madrid``, ``Madrid``."""
+    found = {text} if re.fullmatch(r"[A-Za-z][\w/ -]*", text) else set()
+    return found | set(re.findall(r"[A-Z][a-z]{2,}", text.rsplit("/", 1)[-1]))
 
 
 @dataclass
@@ -125,6 +171,7 @@ class Outcome:
     repeat: int
     solved: bool
     copied: list[str]
+    copied_into_calls: list[str]
     failed_call: bool
     stop_reason: str
     answer: str
@@ -133,8 +180,15 @@ class Outcome:
     seconds: float
 
 
-def judge(task: Task, result: RunResult, examples: set[str], seconds: float, repeat: int) -> Outcome:
+def judge(
+    task: Task,
+    result: RunResult,
+    examples: tuple[set[str], set[str]],
+    seconds: float,
+    repeat: int,
+) -> Outcome:
     """Judge one run (see the module documentation)."""
+    numbers, named = examples
     answer = result.answer if isinstance(result.answer, str) and result.ok else ""
     calls = [call for step in result.steps for call in step.calls]
     good = [call for call in calls if call.status == "success" and call.tool == task.tool]
@@ -144,7 +198,18 @@ def judge(task: Task, result: RunResult, examples: set[str], seconds: float, rep
             for scalar in _scalars(call.output):
                 seen |= _tokens(scalar)
     said = _tokens(answer)
-    copied = sorted((said & examples) - seen)
+    asked = _words(task.text) | set(re.findall(r"[A-Z][a-z]{2,}", task.text))
+    copied = sorted((said & numbers) - seen) + sorted(
+        word for word in named - asked if word in answer
+    )
+    into_calls = sorted(
+        {
+            scalar
+            for call in calls
+            for scalar in _scalars(call.args)
+            if scalar in named and not any(word in task.text for word in _words(scalar))
+        }
+    )
     if task.expected is not None:
         right = task.expected in said or f"{task.expected}.0" in said
     else:
@@ -161,6 +226,7 @@ def judge(task: Task, result: RunResult, examples: set[str], seconds: float, rep
         repeat,
         bool(result.ok and good and right),
         copied,
+        into_calls,
         any(call.status != "success" for call in calls),
         result.stop_reason,
         answer,
@@ -198,6 +264,7 @@ async def run_all(tasks: Sequence[Task], repeat: int, options: dict[str, Any]) -
             mark = "solved" if outcome.solved else "failed"
             print(
                 f"{task.id:15} r{round_} {mark:6} copied={','.join(outcome.copied) or '-':10} "
+                f"into-calls={','.join(outcome.copied_into_calls) or '-':10} "
                 f"{outcome.stop_reason:16} {outcome.seconds:6.1f}s {outcome.calls} "
                 f"{outcome.answer!r}",
                 flush=True,
@@ -218,9 +285,11 @@ def main() -> None:
     runs = len(outcomes)
     solved = sum(outcome.solved for outcome in outcomes)
     copied = sum(bool(outcome.copied) for outcome in outcomes)
+    into_calls = sum(bool(outcome.copied_into_calls) for outcome in outcomes)
     failing = [outcome for outcome in outcomes if outcome.failed_call]
     print(
         f"\n{runs} runs: solved {solved}/{runs}; answers with an example's value {copied}/{runs}; "
+        f"calls with an example's value the task does not hold {into_calls}/{runs}; "
         f"runs with a failed call {len(failing)}/{runs}, of which copied "
         f"{sum(bool(outcome.copied) for outcome in failing)}"
     )

@@ -188,7 +188,8 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
             ToolCall("city_population", {"city": "Porto"}, "call_1"),
         ],
         ["522250", "231800"],
-        "Lyon has 522250 inhabitants and Porto 231800.",
+        "The city_population tool returned 522250 for Lyon and 231800 for Porto, so Lyon has "
+        "522250 inhabitants and Porto 231800.",
         (
             "I will call city_population twice.",
             "The city_population tool returned 522250 for Lyon and 231800 for Porto.",
@@ -198,7 +199,7 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
         "How high is Mount Kilimanjaro?",
         [ToolCall("mountain_height", {"name": "Kilimanjaro"}, "call_0")],
         ["5895 m"],
-        "Mount Kilimanjaro is 5895 m high.",
+        "The mountain_height tool returned 5895 m, so Mount Kilimanjaro is 5895 m high.",
         (
             "I will call mountain_height.",
             "The mountain_height tool returned 5895 m.",
@@ -207,7 +208,9 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
 )
 """The worked examples a few-shot prompt shows when no tool declares examples of its own: made-up
 tools that are not the agent's (so no value of theirs can be the answer to a real task), each
-value visibly taken from its own question. One question no tool fits, answered without a call;
+value visibly taken from its own question, each answer opening with the result it restates
+(as the tools' own examples do: a small model that opens with the task's subject forgets the
+result). One question no tool fits, answered without a call;
 one asking about two things, with a call for each in one action; one call. The most common case
 comes last, right before the real task."""
 
@@ -216,7 +219,7 @@ RECOVERY_EXAMPLE = FewShotExample(
     "How long is the river Danube?",
     [ToolCall("river_length", {"name": "Danube"}, "call_0")],
     ["2850 km"],
-    "The Danube is 2850 km long.",
+    "The river_length tool returned 2850 km, so the Danube is 2850 km long.",
     (
         "The city_population call failed, so it gave no result. I will call river_length.",
         "The river_length tool returned 2850 km.",

@@ -4,8 +4,9 @@ The conversation of issue 26: the README's agent (``calculator`` and a code ``wo
 asked "How many words are in 'to be or not to be'?", and its first step called the calculator
 with ``to be or not to be``, which failed. The bundled model writes the next step ``--runs``
 times (default sampling); the script counts the outputs that hold a number of two digits or
-more from the calculator's worked examples (``100.0``, ``343``, ``62.5``, ``19.0``) and the
-outputs that call ``word_count``.
+more from the calculator's worked examples (their tasks, results and answers: ``12.5``,
+``100.0``, ``343``, ``250``, ``62.5``, ``196``, ``19.0``...) and the outputs that call
+``word_count``.
 
 Run: ``python benchmarks/bench_copying_after_failure.py [--runs N] [-o KEY=VALUE...]``
 (``-o n_threads=1`` on a busy machine). Compare gent versions by running it on each.
@@ -47,7 +48,8 @@ async def main_async(runs: int, options: dict[str, Any]) -> None:
     values = {
         token
         for example in calculator.examples
-        for token in _tokens(str(example.result))
+        for text in (example.task, str(example.result), example.answer or "")
+        for token in _tokens(text)
         if len(re.sub(r"\D", "", token).lstrip("0")) > 1
     }
     error = (

@@ -41,9 +41,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gent_core._example_choice import choose_positions
+from gent_core._example_choice import choose_positions, is_alike
 from gent_core._grammar.sections import GrammarUnsupportedError, section_delimiters
-from gent_core._observation import section_name_for
+from gent_core._observation import ERROR_PREFIX, section_name_for
 from gent_core.messages import IMAGE_OMITTED, Message
 from gent_core.sections import FormattedSection
 from gent_core.toolchain import ToolCall
@@ -61,6 +61,8 @@ __all__ = [
     "SHORT_RESULT",
     "TRANSCRIPT_STOP",
     "NEUTRAL_EXAMPLES",
+    "RECOVERY_EXAMPLE",
+    "FailedTry",
     "FewShotExample",
     "default_examples",
     "example_from_tool",
@@ -68,6 +70,7 @@ __all__ = [
     "render_chat",
     "render_examples",
     "render_prompt",
+    "shown_examples",
 ]
 
 TRANSCRIPT_STOP = "\nUser:"
@@ -86,6 +89,21 @@ SHORT_RESULT = 40
 
 
 @dataclass(frozen=True)
+class FailedTry:
+    """A first action of a worked example whose calls all failed.
+
+    Attributes:
+        calls: The calls written.
+        errors: The model-facing text of each call's error (written ``Error: <text>``).
+        thought: The text of free sections (``thinking``) before these calls.
+    """
+
+    calls: Sequence[ToolCall]
+    errors: Sequence[str]
+    thought: str = "I will use a tool."
+
+
+@dataclass(frozen=True)
 class FewShotExample:
     """One worked example: a task, the calls made for it, their results, and the answer.
 
@@ -96,6 +114,8 @@ class FewShotExample:
         answer: What the answer says in words; the termination writes the answer section
             from it (:meth:`~gent_core.termination.Termination.example_answer`).
         thoughts: The text of free sections (``thinking``) before acting and before answering.
+        failed: An action before ``calls`` whose calls failed (``thoughts[0]`` then follows
+            its errors).
     """
 
     task: str
@@ -103,6 +123,7 @@ class FewShotExample:
     results: Sequence[str] = ()
     answer: str = ""
     thoughts: tuple[str, str] = ("I will use a tool.", "I have what I need to answer.")
+    failed: FailedTry | None = None
 
 
 def _free_sections(structure: OutputStructure) -> list[str]:
@@ -167,7 +188,8 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
             ToolCall("city_population", {"city": "Porto"}, "call_1"),
         ],
         ["522250", "231800"],
-        "Lyon has 522250 inhabitants and Porto 231800.",
+        "The city_population tool returned 522250 for Lyon and 231800 for Porto, so Lyon has "
+        "522250 inhabitants and Porto 231800.",
         (
             "I will call city_population twice.",
             "The city_population tool returned 522250 for Lyon and 231800 for Porto.",
@@ -177,7 +199,7 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
         "How high is Mount Kilimanjaro?",
         [ToolCall("mountain_height", {"name": "Kilimanjaro"}, "call_0")],
         ["5895 m"],
-        "Mount Kilimanjaro is 5895 m high.",
+        "The mountain_height tool returned 5895 m, so Mount Kilimanjaro is 5895 m high.",
         (
             "I will call mountain_height.",
             "The mountain_height tool returned 5895 m.",
@@ -186,9 +208,32 @@ NEUTRAL_EXAMPLES: tuple[FewShotExample, ...] = (
 )
 """The worked examples a few-shot prompt shows when no tool declares examples of its own: made-up
 tools that are not the agent's (so no value of theirs can be the answer to a real task), each
-value visibly taken from its own question. One question no tool fits, answered without a call;
+value visibly taken from its own question, each answer opening with the result it restates
+(as the tools' own examples do: a small model that opens with the task's subject forgets the
+result). One question no tool fits, answered without a call;
 one asking about two things, with a call for each in one action; one call. The most common case
 comes last, right before the real task."""
+
+
+RECOVERY_EXAMPLE = FewShotExample(
+    "How long is the river Danube?",
+    [ToolCall("river_length", {"name": "Danube"}, "call_0")],
+    ["2850 km"],
+    "The river_length tool returned 2850 km, so the Danube is 2850 km long.",
+    (
+        "The city_population call failed, so it gave no result. I will call river_length.",
+        "The river_length tool returned 2850 km.",
+    ),
+    FailedTry(
+        [ToolCall("city_population", {"city": "Danube"}, "call_0")],
+        ["no city named 'Danube'."],
+        "I will call city_population.",
+    ),
+)
+"""The worked example a few-shot prompt shows once a call of the run has failed, instead of the
+others: a call of the wrong made-up tool fails, and the model, having no result, calls another
+tool rather than answering. It shows no successful call of the agent's own tools, so no value
+of theirs is there to be copied in place of the result the failed call did not give."""
 
 
 def neutral_examples(chain: ToolChain | None) -> list[FewShotExample]:
@@ -218,7 +263,10 @@ def default_examples(
 
     Without declared examples, the :data:`NEUTRAL_EXAMPLES` (made-up tools, so that no value
     shown can be copied into a real call as if it were the answer; see
-    :func:`neutral_examples`). Without tools, one task answered at once.
+    :func:`neutral_examples`); the same when some tool declares none and ``task`` shares no
+    word with any declared example (:func:`~gent_core._example_choice.is_alike`): the task is
+    likely for a tool without examples, and a small model shown only another tool's examples
+    calls that tool. Without tools, one task answered at once.
     """
     chain = structure.toolchain
     writable: list[tuple[tuple[Tool, ToolExample], FewShotExample]] = []
@@ -232,7 +280,10 @@ def default_examples(
             except Exception:  # noqa: BLE001 - a chain that cannot write it: skip it
                 continue
             writable.append(((tool, declared), example))
-    if task is None:
+    undeclared = chain is not None and any(not tool.examples for tool in chain.tools)
+    if task is not None and undeclared and not is_alike(task, [pair for pair, _ in writable]):
+        examples = []
+    elif task is None:
         examples = [example for _, example in writable[:count]]
     else:
         positions = choose_positions(task, [pair for pair, _ in writable], count)
@@ -248,6 +299,15 @@ def _example_outputs(structure: OutputStructure, example: FewShotExample) -> lis
     free = _free_sections(structure)
     blocks: list[str] = []
     chain = structure.toolchain
+    if example.failed is not None and chain is not None:
+        failed = example.failed
+        step = [FormattedSection(name, failed.thought) for name in free]
+        step.append(FormattedSection(chain.name, chain.format_calls(failed.calls)))
+        errors = [
+            FormattedSection(section_name_for(call.tool), f"{ERROR_PREFIX}{error}")
+            for call, error in zip(failed.calls, failed.errors, strict=False)
+        ]
+        blocks += [fmt.format_sections(step), fmt.format_observation(errors)]
     if example.calls and chain is not None:
         step = [FormattedSection(name, example.thoughts[0]) for name in free]
         step.append(FormattedSection(chain.name, chain.format_calls(example.calls)))
@@ -439,17 +499,55 @@ def render_prompt(
         return _transcript(messages)
     if not few_shot:
         shown: Sequence[FewShotExample] = ()
+    elif examples is not None:
+        shown = examples
     else:
-        task = _first_task(messages, structure.format)
-        shown = default_examples(structure, task=task) if examples is None else examples
+        shown = shown_examples(messages, structure)
     return _structured(messages, structure, shown)
+
+
+def _has_failed_call(messages: Sequence[Message], fmt: TextFormat) -> bool:
+    """Whether a call of the conversation failed: a tool message marked as an error, or an
+    observation with a line starting ``Error:`` (how a failed call's result is written).
+    """
+    for message in messages:
+        if message.role == "tool" and message.is_error:
+            return True
+        lines = message.text.splitlines() if message.role == "user" else []
+        if any(line.startswith(ERROR_PREFIX) for line in lines) and _is_observation(
+            fmt, message.text
+        ):
+            return True
+    return False
+
+
+def shown_examples(messages: Sequence[Message], structure: OutputStructure) -> list[FewShotExample]:
+    """The examples a prompt shows by default: :func:`default_examples` for the first user
+    message; once a call of the conversation has failed, only the :data:`RECOVERY_EXAMPLE`
+    (when the chain can write it), so that the model, left without the failed call's
+    result, finds no example value to give as one.
+    """
+    chain = structure.toolchain
+    if chain is not None and chain.tools and _has_failed_call(messages, structure.format):
+        try:
+            chain.format_calls([*RECOVERY_EXAMPLE.calls])
+            if RECOVERY_EXAMPLE.failed is not None:
+                chain.format_calls([*RECOVERY_EXAMPLE.failed.calls])
+            return [RECOVERY_EXAMPLE]
+        except Exception:  # noqa: BLE001 - a chain that cannot write it: no example
+            return []
+    return default_examples(structure, task=_first_task(messages, structure.format))
 
 
 def _made_up_tools(structure: OutputStructure, examples: Sequence[FewShotExample]) -> list[str]:
     """The tools the examples call that are not the agent's (the neutral examples' own)."""
     chain = structure.toolchain
     own = {tool.name for tool in chain.tools} if chain is not None else set()
-    called = (call.tool for example in examples for call in example.calls)
+    called = (
+        call.tool
+        for example in examples
+        for call in [*(example.failed.calls if example.failed else ()), *example.calls]
+    )
     return list(dict.fromkeys(name for name in called if name not in own))
 
 
@@ -496,8 +594,7 @@ def render_chat(
     if structure is None or not few_shot or chain is None or not chain.tools:
         return list(messages)
     if examples is None:
-        task = _first_task(messages, structure.format)
-        examples = default_examples(structure, task=task)
+        examples = shown_examples(messages, structure)
     if not examples:
         return list(messages)
     system = "\n\n".join(

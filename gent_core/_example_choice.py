@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gent_core.tools.base import Tool, ToolExample
 
-__all__ = ["choose_examples", "choose_positions", "words"]
+__all__ = ["choose_examples", "choose_positions", "is_alike", "words"]
 
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _NUMBER = "<number>"
@@ -64,6 +64,17 @@ def _scores(task: str, candidates: Sequence[tuple[Tool, ToolExample]]) -> list[f
     return [
         sum(math.log((1 + total) / (1 + counts[word])) for word in asked & text) for text in texts
     ]
+
+
+def is_alike(task: str, candidates: Sequence[tuple[Tool, ToolExample]]) -> bool:
+    """Whether ``task`` shares a word with any of ``candidates`` (English function words aside;
+    every number is the same word, as for the choice).
+
+    A word every candidate has (a number, when every example has one) tells nothing about
+    which candidate to show, but it still says the task is of their kind.
+    """
+    asked = words(task) - _FUNCTION_WORDS
+    return any(asked & _example_words(tool, example) for tool, example in candidates)
 
 
 def choose_examples(

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from gent_core.context import ExecutionContext
 
 __all__ = [
+    "ERROR_PREFIX",
     "PathRefused",
     "check_clipboard_files",
     "error_text",
@@ -43,9 +44,13 @@ def truncate_output(text: str, limit: int) -> str:
     return f"{text[:limit]}\n[... {len(text) - limit} more characters cut]"
 
 
+ERROR_PREFIX = "Error: "
+"""What the observation text of a failed call starts with."""
+
+
 def error_text(error: GentError) -> str:
     """The observation text of a failed call: ``"Error: <model message>"``."""
-    return f"Error: {error.model_message}"
+    return f"{ERROR_PREFIX}{error.model_message}"
 
 
 def section_name_for(tool_name: str) -> str:

@@ -5,8 +5,10 @@ The conventions (documented for writers in ``docs/contributing-docs.md``):
 * A fenced block whose language is ``python`` or ``py`` is **run**. The blocks of one page run
   in order, in one namespace, in a fresh process whose working directory is an empty temporary
   directory, so a later block can use what an earlier one defined. Top-level ``await`` works.
-* A block marked ```` ```python {test="skip"} ```` is **not run** (it needs a model, a server,
-  the network, or it is a fragment). The mark renders as plain Python on GitHub and in MkDocs.
+* A block marked ```` ```python {test="skip"} ```` is **not run** (it needs a server, the
+  network, or it is a fragment). The mark renders as plain Python on GitHub and in MkDocs.
+* A block marked ```` ```python {test="slow"} ```` runs the bundled local model: it runs with
+  the slow tests (``check_page(..., slow=True)``); the fast run of the page leaves it out.
 * A fenced ```` ```output ```` block is **what the Python block before it prints**: the first
   fenced block after a run block, with only prose between them. The printed text must equal
   it (trailing spaces and blank lines at the end aside). An ``output`` block that does not
@@ -36,6 +38,7 @@ __all__ = [
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3"})
 OUTPUT_LANGUAGE = "output"
+TEST_MODES = frozenset({"skip", "slow"})
 RUNNER = Path(__file__).with_name("block_runner.py")
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
@@ -59,8 +62,13 @@ class Block:
 
     @property
     def runs(self) -> bool:
-        """Whether the doc-block test runs the block."""
+        """Whether the doc-block test runs the block (in the slow run, for a slow block)."""
         return self.is_python and self.attributes.get("test") != "skip"
+
+    @property
+    def slow(self) -> bool:
+        """Whether the block runs the real model (marked ``{test="slow"}``)."""
+        return self.runs and self.attributes.get("test") == "slow"
 
 
 @dataclass(frozen=True)
@@ -119,10 +127,10 @@ def parse_page(path: Path, text: str | None = None) -> Page:
         else:
             problems.append(f"{path}:{index + 1}: code block never closed")
         code = "\n".join(_dedent(line, indent) for line in lines[start:end])
-        if language in PYTHON_LANGUAGES and attributes.get("test", "skip") != "skip":
+        if language in PYTHON_LANGUAGES and attributes.get("test", "skip") not in TEST_MODES:
             problems.append(
                 f"{path}:{index + 1}: unknown test mode {attributes['test']!r}; "
-                'the only mark is {test="skip"}'
+                'the marks are {test="skip"} and {test="slow"}'
             )
         blocks.append(Block(language, attributes, code + "\n" if code else "", start + 1))
         index = end + 1
@@ -144,13 +152,20 @@ class BlockResult:
     error: str | None
 
 
-def run_page(page: Page, cwd: Path, timeout: float = 300) -> tuple[list[BlockResult], str]:
-    """Run the page's runnable blocks in order, in one namespace, in a fresh Python process.
+def _runs(block: Block, slow: bool) -> bool:
+    return block.runs and (slow or not block.slow)
+
+
+def run_page(
+    page: Page, cwd: Path, timeout: float = 300, *, slow: bool = False
+) -> tuple[list[BlockResult], str]:
+    """Run the page's runnable blocks in order, in one namespace, in a fresh Python process
+    (its ``{test="slow"}`` blocks only with ``slow``).
 
     Returns the result of each block that ran (running stops at the first error) and the
     process's stderr. The process runs in ``cwd``.
     """
-    blocks = [{"code": b.code, "line": b.line} for b in page.blocks if b.runs]
+    blocks = [{"code": b.code, "line": b.line} for b in page.blocks if _runs(b, slow)]
     with tempfile.TemporaryDirectory() as results_dir:
         results_file = Path(results_dir) / "results.json"
         process = subprocess.run(
@@ -171,15 +186,16 @@ def _normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def check_page(page: Page, cwd: Path) -> list[str]:
-    """Run a page and return every problem: reading problems, failing blocks, wrong output."""
+def check_page(page: Page, cwd: Path, *, slow: bool = False) -> list[str]:
+    """Run a page and return every problem: reading problems, failing blocks, wrong output.
+    Its ``{test="slow"}`` blocks (the real model) run only with ``slow``."""
     problems = list(page.problems)
     if problems:
         return problems
-    runnable = [index for index, block in enumerate(page.blocks) if block.runs]
+    runnable = [index for index, block in enumerate(page.blocks) if _runs(block, slow)]
     if not runnable:
         return []
-    results, stderr = run_page(page, cwd)
+    results, stderr = run_page(page, cwd, timeout=1800 if slow else 300, slow=slow)
     if not results:
         return [f"{page.path}: {stderr}"]
     expected = page.expected_outputs()

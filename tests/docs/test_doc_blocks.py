@@ -62,8 +62,28 @@ def _missing_owner(document: Path) -> set[str]:
     return set()
 
 
+def _has_slow_blocks(document: Path) -> bool:
+    return any(block.slow for block in parse_page(document).blocks)
+
+
+SLOW_DOCUMENTS = [document for document in DOCUMENTS if _has_slow_blocks(document)]
+"""Pages with ``{test="slow"}`` blocks: run whole, real model included, with the slow tests."""
+
+
 @pytest.mark.parametrize("document", DOCUMENTS, ids=[str(d.relative_to(ROOT)) for d in DOCUMENTS])
 def test_page_blocks_run_and_print_what_the_page_shows(document: Path, tmp_path: Path) -> None:
+    _check_document(document, tmp_path, slow=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "document", SLOW_DOCUMENTS, ids=[str(d.relative_to(ROOT)) for d in SLOW_DOCUMENTS]
+)
+def test_page_blocks_run_on_the_bundled_model(document: Path, tmp_path: Path) -> None:
+    _check_document(document, tmp_path, slow=True)
+
+
+def _check_document(document: Path, tmp_path: Path, *, slow: bool) -> None:
     page = parse_page(document.relative_to(ROOT), document.read_text(encoding="utf-8"))
     missing = sorted(
         {name for block in page.blocks if block.runs for name in _missing_gent_packages(block.code)}
@@ -72,7 +92,7 @@ def test_page_blocks_run_and_print_what_the_page_shows(document: Path, tmp_path:
     if missing:
         # The tox environments of other Pythons install only the pure-Python plugins.
         pytest.skip(f"needs {', '.join(missing)}, not installed in this environment")
-    problems = check_page(page, tmp_path)
+    problems = check_page(page, tmp_path, slow=slow)
     assert not problems, "\n\n".join(problems)
 
 
@@ -160,8 +180,27 @@ def test_an_output_block_after_another_block_is_an_error(tmp_path: Path) -> None
 def test_an_unknown_test_mark_is_an_error(tmp_path: Path) -> None:
     problems = _check(tmp_path, '```python {test="skipp"}\nprint(1)\n```\n')
     assert problems == [
-        f"{tmp_path / 'page.md'}:1: unknown test mode 'skipp'; the only mark is {{test=\"skip\"}}"
+        f"{tmp_path / 'page.md'}:1: unknown test mode 'skipp'; "
+        'the marks are {test="skip"} and {test="slow"}'
     ]
+
+
+def test_a_slow_block_runs_only_in_the_slow_run(tmp_path: Path) -> None:
+    page_file = tmp_path / "page.md"
+    page_file.write_text(
+        '```python\nvalue = 1\n```\n\n```python {test="slow"}\nvalue = 2\n```\n\n'
+        "```python\nprint(value)\n```\n\n```output\n2\n```\n"
+    )
+    (tmp_path / "work").mkdir()
+    page = parse_page(page_file)
+    assert check_page(page, tmp_path / "work", slow=True) == []
+    fast = check_page(page, tmp_path / "work")
+    assert len(fast) == 1 and "-2\n+1" in fast[0]
+
+
+def test_the_readme_and_the_tutorial_run_their_agent_on_the_bundled_model() -> None:
+    assert ROOT / "README.md" in SLOW_DOCUMENTS
+    assert ROOT / "docs" / "tutorial.md" in SLOW_DOCUMENTS
 
 
 def test_blocks_in_list_items_and_longer_fences_are_read(tmp_path: Path) -> None:

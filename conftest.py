@@ -1,18 +1,33 @@
 """Settings shared by every test folder of the repository (``tests`` and each plugin's
-``tests``): the hypothesis profile of the quick loop.
+``tests``): the hypothesis profiles.
 
-``gent-fast`` runs a quarter of hypothesis's default examples (25 instead of 100) in every
+No test may depend on the machine's speed, and hypothesis's defaults do: a 200 ms deadline per
+example and the ``too_slow`` / ``data_too_large`` health checks, which time example generation
+and fail a property on a loaded machine although nothing is wrong. ``gent`` is hypothesis's
+default profile without them, loaded here for every test (a test's own ``@settings`` still
+chooses its number of examples).
+
+``gent-fast`` is ``gent`` with a quarter of the default examples (25 instead of 100) in every
 property that follows the profile in use (those without their own ``max_examples``, and the
 conformance kit's, ``gent_core.testing``). ``python3 dev.py test --fast`` and the other
 Pythons' runs of ``python3 dev.py test`` (tox) choose it with ``--hypothesis-profile=gent-fast``;
-the main run of ``python3 dev.py test`` keeps hypothesis's default profile.
+the main run of ``python3 dev.py test`` keeps ``gent``.
 """
 
 from __future__ import annotations
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
+
+PROFILE = "gent"
+"""The profile every test runs under unless ``--hypothesis-profile`` names another."""
 
 FAST_PROFILE = "gent-fast"
-"""The name to give ``pytest --hypothesis-profile``."""
+"""The name to give ``pytest --hypothesis-profile`` for the quick loop."""
 
-settings.register_profile(FAST_PROFILE, max_examples=25)
+settings.register_profile(
+    PROFILE,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(FAST_PROFILE, settings.get_profile(PROFILE), max_examples=25)
+settings.load_profile(PROFILE)

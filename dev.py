@@ -301,7 +301,13 @@ def demo(task: str) -> None:
     run(venv_bin("gent"), "run", str(DEMO_CONFIG.relative_to(ROOT)), task)
 
 
-SLOW_BENCHMARKS = ("bench_eval_concurrency", "bench_eval_peers", "bench_llamacpp", "bench_plugins")
+SLOW_BENCHMARKS = (
+    "bench_eval_concurrency",
+    "bench_eval_peers",
+    "bench_llamacpp",
+    "bench_llamacpp_threads",
+    "bench_plugins",
+)
 """Benchmarks that need the real model, model servers or fresh virtualenvs (skipped by --quick)."""
 
 

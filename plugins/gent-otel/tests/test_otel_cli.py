@@ -262,7 +262,7 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
     # however loaded the machine is (with 1 s it could land after the exit).
     waiting_exit = (
         "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
-        "from gent_core._cli.main import main; sys.exit(main())"
+        "import runpy; runpy.run_module('gent_core', run_name='__main__')"
     )
     process = subprocess.Popen(
         [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
@@ -295,8 +295,7 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
 def test_nothing_configured_imports_no_sdk_and_says_nothing(tmp_path: Path) -> None:
     script = (
         "import sys, asyncio\n"
-        "from gent_core import load_config\n"
-        "from gent_core._agent import Agent\n"
+        "from gent_core import Agent, load_config\n"
         "agent = Agent.from_config(load_config('agent.yaml'))\n"
         "result = agent.run_sync('What is 17 * 23?')\n"
         "assert 'otel' in agent.plugin_manager.loaded_plugin_names()\n"

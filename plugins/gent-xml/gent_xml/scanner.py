@@ -234,6 +234,14 @@ class XMLScanner(IncrementalParser):
             self._mark = len(sink)
 
     def _scan(self, buf: str, final: bool) -> list[SectionEvent]:
+        """Scan ``buf`` once from the start: the events found, and the undecided tail kept
+        for the next chunk (all of it decided when ``final``).
+
+        Long because it is the scanner's single pass, one loop with a branch per mode: the
+        mode, the position, what was emitted and what is kept live in locals that every
+        branch reads and changes, so methods per mode would hand four values in and out at
+        every step of the hot path of each XML output.
+        """
         events: list[SectionEvent] = []
         collector = self._collector
         strict = self._strict

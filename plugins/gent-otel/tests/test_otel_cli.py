@@ -37,17 +37,25 @@ def receiver() -> Iterator[TraceReceiver]:
         server.close()
 
 
-def gent(
-    tmp_path: Path, *args: str, config: str = CONFIG, **variables: str
-) -> subprocess.CompletedProcess[str]:
-    """``gent ARGS`` in ``tmp_path`` (with ``agent.yaml`` written there), with ``variables``
-    added to an environment free of the developer's ``OTEL_*`` and ``GENT_*`` variables."""
-    (tmp_path / "agent.yaml").write_text(config, encoding="utf-8")
+def clean_environment(tmp_path: Path) -> dict[str, str]:
+    """This process's environment without the developer's ``OTEL_*`` and ``GENT_*`` variables,
+    with the run history kept in ``tmp_path`` (never the developer's own)."""
     env = {
         name: value
         for name, value in os.environ.items()
         if name not in OTEL_VARIABLES and not name.startswith(("GENT_", "OTEL_"))
     }
+    env["GENT_HOME"] = str(tmp_path / "home")
+    return env
+
+
+def gent(
+    tmp_path: Path, *args: str, config: str = CONFIG, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """``gent ARGS`` in ``tmp_path`` (with ``agent.yaml`` written there), with ``variables``
+    added to :func:`clean_environment`."""
+    (tmp_path / "agent.yaml").write_text(config, encoding="utf-8")
+    env = clean_environment(tmp_path)
     env.update(variables)
     return subprocess.run(
         [sys.executable, "-m", "gent_core", *args],
@@ -249,11 +257,7 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
     """The answer is printed, the exit waits on a receiver that holds the spans: Ctrl-C then
     exits 130 with one line, as everywhere else (it was a traceback and exit status 0)."""
     (tmp_path / "agent.yaml").write_text(CONFIG, encoding="utf-8")
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in OTEL_VARIABLES and not name.startswith(("GENT_", "OTEL_"))
-    }
+    env = clean_environment(tmp_path)
     receiver = TraceReceiver(held=True)
     env["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.endpoint
     env["OTEL_EXPORTER_OTLP_TIMEOUT"] = "3600"  # the export waits for the receiver's answer
@@ -303,7 +307,7 @@ def test_nothing_configured_imports_no_sdk_and_says_nothing(tmp_path: Path) -> N
         "print(result.answer, loaded)\n"
     )
     (tmp_path / "agent.yaml").write_text(CONFIG, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENT_", "OTEL_"))}
+    env = clean_environment(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", script],
         cwd=tmp_path,

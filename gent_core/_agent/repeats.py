@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gent_core._serialize import to_json_data
+from gent_core._textscan import quote_start
 from gent_core.records import StepRecord, ToolCallRecord
 
 _SHOWN_CHARS = 200
@@ -120,18 +121,14 @@ def repeated_failure(
     return None
 
 
-def _shown(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "..."
-
-
 def repeated_failure_message(call: ToolCallRecord, times: int, limit: int) -> str:
     """Why the run stopped at a repeated failing call, for people: the call (its arguments
     shortened), how often it failed, the limit and the last error.
     """
     arguments = json.dumps(to_json_data(call.args), ensure_ascii=False, sort_keys=True)
+    error = call.error or "unknown"
     return (
         f"the model made the same failing call {times} times (limit {limit}, "
-        f"limits.max_repeated_failures): {call.tool} {_shown(arguments)}; its error: "
-        f"{_shown(call.error or 'unknown')}"
+        f"limits.max_repeated_failures): {call.tool} {quote_start(arguments, _SHOWN_CHARS)}; "
+        f"its error: {quote_start(error, _SHOWN_CHARS)}"
     )

@@ -1,8 +1,8 @@
 """Helpers for tool chains' prompt guidance: the calls a guidance shows, and example calls
 built from tools' schemas.
 
-A chain's guidance shows :func:`guidance_calls`: one call, then two in one action, with values
-a model cannot mistake for an answer (declared examples, or a made-up tool). A chain writes them
+A chain's guidance shows :func:`guidance_calls`: one call, then two in one action, of a made-up
+tool, so that no value in it can be mistaken for an answer. A chain writes them
 in its own syntax with :meth:`~gent_core.toolchain.ToolChain.format_calls`, inside the
 block every chain shares (:func:`call_guidance`).
 :meth:`ToolChain.example_calls <gent_core.toolchain.ToolChain.example_calls>` (``gent tools
@@ -71,25 +71,15 @@ def guidance_calls(chain: ToolChain) -> list[ToolCall]:
     """The two calls a chain's guidance shows: the first alone (how to write a call), both
     together (how to write several in one action).
 
-    When the chain's tools declare examples (:attr:`Tool.examples
-    <gent_core.tools.base.Tool.examples>`), their arguments (true values, chosen by the tool's
-    author), taking one example of each tool first; otherwise, or with fewer than two, the
-    :data:`NEUTRAL_CALLS` of a made-up tool. Values made from a schema (``"example company
-    name"``, ``3``) are never shown: a small model copies them into its calls as if they were
-    the answer.
+    Always the :data:`NEUTRAL_CALLS` of a made-up tool (:func:`for_example` says it is one),
+    whatever ``chain``'s tools are. The guidance is in the system text for the whole run, so
+    no value of a real tool is shown there: a small model whose call failed answers with a
+    value it finds in its prompt (with the calculator's declared ``12.5 times 8`` here, it
+    wrote "the calculator returned 12.5"). The agent's own tools' worked examples are the
+    few-shot's, which a prompt withdraws once a call fails. Values made from a schema
+    (``"example company name"``, ``3``) are never shown either.
     """
-    declared = [
-        [ToolCall(tool.name, dict(example.arguments)) for example in tool.examples]
-        for tool in chain.tools
-    ]
-    ordered = [
-        calls[depth]
-        for depth in range(max((len(calls) for calls in declared), default=0))
-        for calls in declared
-        if depth < len(calls)
-    ]
-    chosen = ordered[:2] if len(ordered) >= 2 else list(NEUTRAL_CALLS)
-    return [ToolCall(call.tool, call.args, f"call_{index}") for index, call in enumerate(chosen)]
+    return [ToolCall(call.tool, dict(call.args), call.id) for call in NEUTRAL_CALLS]
 
 
 def for_example(chain: ToolChain, calls: Sequence[ToolCall]) -> str:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from gent_json import JSONToolChain
 from gent_xml import XMLFormat
 
+from gent_core import Agent
 from gent_core._base_prompt import (
     NEUTRAL_EXAMPLES,
     RECOVERY_EXAMPLE,
@@ -20,7 +22,9 @@ from gent_core._example_choice import is_alike
 from gent_core._terminations.text import TextTermination
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
-from gent_core.sections import TextSection
+from gent_core.sections import FormattedSection, TextSection
+from gent_core.testing import ScriptedModel
+from gent_core.toolchain import ToolCall
 from gent_core.tools import Tool, ToolExample, tool
 
 
@@ -120,3 +124,42 @@ def test_likeness_ignores_function_words_and_reads_numbers_as_one_word() -> None
     candidates = [(double, example) for example in double.examples]
     assert is_alike("What is 17 + 3?", candidates)  # a number, like every example
     assert not is_alike("How many words are in 'to be or not to be'?", candidates)
+
+
+@tool(
+    examples=[
+        ToolExample("Triple 4137.", {"n": 4137}, 12411, "Triple 4137 is 12411."),
+        ToolExample("Triple 2903.", {"n": 2903}, 8709, "Triple 2903 is 8709."),
+    ]
+)
+def triple(n: int) -> int:
+    """Triple a number."""
+    return 3 * n
+
+
+@pytest.mark.parametrize("fmt", ["xml", "markdown"])
+@pytest.mark.parametrize("chain", ["json", "yaml", "pythonic", "natural"])
+def test_after_a_failed_call_no_example_value_is_anywhere_in_the_prompt(
+    fmt: str, chain: str
+) -> None:
+    """Not in the worked examples, and not in the system text's call guidance either: the
+    guidance shows a made-up tool, so the whole prompt holds no value to give as the result
+    the failed call did not give."""
+    agent = Agent(ScriptedModel([]), format=fmt, toolchain=chain, tools=[triple])
+    values = ["4137", "12411", "2903", "8709"]
+    system = agent.system_prompt()
+    assert not [value for value in values if value in system]
+    task = Message.user("Triple 55.")
+    before = render_prompt([Message.system(system), task], agent.structure())
+    assert "12411" in before  # the declared examples are the few-shot's before any failure
+    assert agent.toolchain is not None
+    wrong = agent.toolchain.format_calls([ToolCall("triple", {"n": "fifty-five"}, "call_0")])
+    output = Message.assistant(agent.format.format_section(agent.toolchain.name, wrong))
+    failed = Message.user(
+        agent.format.format_observation(
+            [FormattedSection("triple", "Error: Argument 'n': expected an integer.")]
+        )
+    )
+    after = render_prompt([Message.system(system), task, output, failed], agent.structure())
+    assert "expected an integer" in after
+    assert not [value for value in values if value in after]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "AmbiguousComponentError",
@@ -368,6 +369,13 @@ class HookError(GentError):
             "(GENT_DISABLE_PLUGINS=name).",
         )
         self.__cause__ = error
+
+    @classmethod
+    def raised_by(cls, hook: str, caller: Any, error: BaseException) -> HookError:
+        """The error of ``hook`` when one of its implementations raised ``error``, naming
+        every plugin implementing it (``caller``: its pluggy hook caller).
+        """
+        return cls(hook, sorted({impl.plugin_name for impl in caller.get_hookimpls()}), error)
 
 
 class ComponentNotFoundError(GentError):

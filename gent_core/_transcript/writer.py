@@ -15,6 +15,7 @@ writer writes nothing more and the run goes on.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -223,7 +224,7 @@ class TranscriptWriter:
             self._file.flush()
         except Exception as error:  # noqa: BLE001 - a transcript never stops a run
             problem = (
-                str(_cannot_write(self.path, error))
+                _cannot_write(self.path, error).message
                 if isinstance(error, OSError)
                 else f"cannot write the transcript {self.path}: {describe_error(error)}"
             )
@@ -266,9 +267,10 @@ class TranscriptWriter:
 
     def close(self) -> None:
         """Close the file (letting go of its lock)."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):  # what it could not write is warned about
+                file.close()
 
 
 def open_run_transcript(

@@ -18,7 +18,7 @@ from gent_core._config.approval import ApprovalPolicy
 from gent_core._config.building import agent_arguments, resolve_parts
 from gent_core._config.prompt import PromptParts
 from gent_core._plugins.manager import GentPluginManager
-from gent_core._transcript.reading import Transcript
+from gent_core._transcript.lines import Transcript
 from gent_core._transcript.writer import open_run_transcript
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location, ModelError, describe_error
@@ -394,7 +394,7 @@ class Agent:
         on_event: Callable[[AgentEvent], None] | None = None,
     ) -> RunResult:
         """Continue an interrupted run from its transcript: a file (appended to), or a
-        :class:`~gent_core._transcript.reading.Transcript` already read (from the history
+        :class:`~gent_core._transcript.lines.Transcript` already read (from the history
         database: nothing is appended to it).
 
         Raises:

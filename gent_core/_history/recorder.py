@@ -30,8 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core._history.paths import database_path, logging_enabled
 from gent_core._history.writer import Writer
-from gent_core._transcript.lines import end_line, resume_line, run_line, step_line
-from gent_core._transcript.reading import Transcript, load_transcript
+from gent_core._transcript.lines import (
+    Transcript,
+    end_line,
+    load_transcript,
+    resume_line,
+    run_line,
+    step_line,
+)
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
 from gent_core.records import redact_record

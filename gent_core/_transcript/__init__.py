@@ -36,7 +36,6 @@ Damage is handled, never raised as anything but a :class:`~gent_core.errors.Gent
   the line and the field;
 * a file that cannot be written once the run has started is one warning, and the run goes on.
 
-The lines are built in :mod:`~gent_core._transcript.lines` (the history's recorder builds its
-records there too), written by :mod:`~gent_core._transcript.writer` and read back by
-:mod:`~gent_core._transcript.reading`.
+The lines are built and read back in :mod:`~gent_core._transcript.lines` (the history's
+recorder builds its records there too) and written by :mod:`~gent_core._transcript.writer`.
 """

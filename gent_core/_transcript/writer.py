@@ -1,16 +1,6 @@
-"""Writing a run's transcript: a run observer that appends one flushed line per run hook.
-
-:func:`open_run_transcript` opens (and locks) the file before the run starts, so a path that
-cannot be written, a file that holds a run already or one another run is writing fails before
-anything runs. The agent registers the :class:`TranscriptWriter` it returns among the run's
-hooks, as the history's recorder is registered: ``gent_run_started`` writes the header (or a
-``resume`` line), ``gent_step_finished`` each completed step, ``gent_run_finished`` the end
-(but not for a run interrupted before its end, :attr:`RunResult.interrupted
-<gent_core.records.RunResult.interrupted>`, which stays resumable). The agent loop writes
-nothing itself.
-
-A file that cannot be written once the run has started (a full disk...) is one warning; the
-writer writes nothing more and the run goes on.
+"""Writing a run's transcript: a run observer, registered among the run's hooks as the
+history's recorder is, appending one flushed line per run hook (:mod:`gent_core._transcript`
+describes the file). The agent loop writes nothing itself.
 """
 
 from __future__ import annotations
@@ -28,13 +18,14 @@ from typing import IO, TYPE_CHECKING, Any
 from gent_core._serialize import write_json
 from gent_core._transcript.lines import (
     RecordedAgent,
+    Transcript,
     TranscriptError,
     end_line,
+    interrupted_run,
     resume_line,
     run_line,
     step_line,
 )
-from gent_core._transcript.reading import Transcript, interrupted_run
 from gent_core.errors import HookError, Location, describe_error
 from gent_core.hookspecs import hookimpl
 from gent_core.records import RunResult, StepRecord, redact_record
@@ -179,14 +170,13 @@ def _last_line_end(file: IO[bytes], size: int, block: int = 65_536) -> int:
 
 
 class TranscriptWriter:
-    """Writes one run's transcript to a JSONL file: a run observer, registered among the
-    hooks of the run it records (see the module docstring).
-
-    Every string value except the user's own text (the task, the answer) is redacted with the
-    run's ``context.redact`` (:func:`~gent_core.records.redact_record`); every line is strict
-    JSON (:func:`~gent_core._serialize.write_json`) and flushed as it is written. The file is
-    opened and locked when the writer is made (:func:`open_locked`) and stays locked until
-    :meth:`close`.
+    """Writes one run's transcript: ``gent_run_started`` the header (or a ``resume`` line),
+    ``gent_step_finished`` each completed step, ``gent_run_finished`` the end, except for a
+    run interrupted before it (:attr:`RunResult.interrupted
+    <gent_core.records.RunResult.interrupted>`), which stays resumable. Lines are redacted
+    with the run's ``context.redact``. The file is opened and locked when the writer is made
+    (:func:`open_locked`) and stays locked until :meth:`close`; the first problem writing it
+    is one warning, and the run goes on without it.
 
     Args:
         path: The transcript file.

@@ -17,7 +17,7 @@ import pytest
 
 from gent_core._agent import Agent
 from gent_core._config.secrets import Redactor
-from gent_core._transcript.reading import load_transcript
+from gent_core._transcript.lines import load_transcript
 from gent_core.errors import GentError
 from gent_core.testing import ScriptedModel
 

@@ -260,8 +260,9 @@ def gent_run_finished(result: RunResult, context: ExecutionContext) -> None:
     All implementations are called; return values are ignored. A hook that raises turns
     the result into a ``plugin_error`` (with no answer). A run interrupted by
     ``KeyboardInterrupt`` or the cancellation of its asyncio task fires it too, with the
-    stop reason ``cancelled``, before the interruption goes on (a hook failing then is
-    ignored).
+    stop reason ``cancelled`` and ``result.interrupted`` set (the run did not reach its end:
+    a transcript writes no ``end`` line, so the run can be resumed), before the interruption
+    goes on (a hook failing then is ignored).
     """
 
 

@@ -17,7 +17,7 @@ transformations is written with them. Every lifecycle hook receives the run's
 one run and differs between runs, concurrent ones included.
 
 A lifecycle hook that raises never escapes the run: the run stops cleanly with the stop
-reason ``plugin_error`` and a message naming the hook and the plugins implementing it (the
+reason ``plugin_error`` and a message naming the hook and the plugin that raised (the
 tool-call hooks instead turn that call into an error result the model reads).
 """
 

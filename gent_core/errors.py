@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "AmbiguousComponentError",
@@ -355,7 +356,13 @@ class ToolsetError(GentError):
 
 
 class HookError(GentError):
-    """A plugin's lifecycle hook raised during a run."""
+    """A plugin's lifecycle hook raised during a run.
+
+    Attributes:
+        hook: The hook's name.
+        plugins: The plugin that raised, when it is known; otherwise every plugin
+            implementing the hook.
+    """
 
     def __init__(self, hook: str, plugins: Sequence[str], error: BaseException) -> None:
         self.hook = hook
@@ -364,10 +371,32 @@ class HookError(GentError):
         super().__init__(
             f"the {hook} hook failed: {describe_error(error)}",
             location=Location(plugin=plugins[0] if len(plugins) == 1 else None),
-            hint=f"Plugins implementing it: {listed}. Fix or disable the plugin "
-            "(GENT_DISABLE_PLUGINS=name).",
+            hint=(
+                f"Raised by the plugin {listed}. Fix or disable it (GENT_DISABLE_PLUGINS={listed})."
+                if len(plugins) == 1
+                else f"Plugins implementing it: {listed}. Fix or disable the plugin "
+                "(GENT_DISABLE_PLUGINS=name)."
+            ),
         )
         self.__cause__ = error
+
+    @classmethod
+    def raised_by(cls, hook: str, caller: Any, error: BaseException) -> HookError:
+        """The error of ``hook`` when one of its implementations raised ``error``
+        (``caller``: its pluggy hook caller): naming the plugin whose implementation is in
+        the error's traceback, or every plugin implementing the hook when none is.
+        """
+        implementations = caller.get_hookimpls()
+        plugin_of = {
+            getattr(impl.function, "__code__", None): impl.plugin_name for impl in implementations
+        }
+        frame = error.__traceback__
+        while frame is not None:
+            name = plugin_of.get(frame.tb_frame.f_code)
+            if name is not None:
+                return cls(hook, [name], error)
+            frame = frame.tb_next
+        return cls(hook, sorted({impl.plugin_name for impl in implementations}), error)
 
 
 class ComponentNotFoundError(GentError):

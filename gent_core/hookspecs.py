@@ -17,7 +17,7 @@ transformations is written with them. Every lifecycle hook receives the run's
 one run and differs between runs, concurrent ones included.
 
 A lifecycle hook that raises never escapes the run: the run stops cleanly with the stop
-reason ``plugin_error`` and a message naming the hook and the plugins implementing it (the
+reason ``plugin_error`` and a message naming the hook and the plugin that raised (the
 tool-call hooks instead turn that call into an error result the model reads).
 """
 
@@ -260,8 +260,9 @@ def gent_run_finished(result: RunResult, context: ExecutionContext) -> None:
     All implementations are called; return values are ignored. A hook that raises turns
     the result into a ``plugin_error`` (with no answer). A run interrupted by
     ``KeyboardInterrupt`` or the cancellation of its asyncio task fires it too, with the
-    stop reason ``cancelled``, before the interruption goes on (a hook failing then is
-    ignored).
+    stop reason ``cancelled`` and ``result.interrupted`` set (the run did not reach its end:
+    a transcript writes no ``end`` line, so the run can be resumed), before the interruption
+    goes on (a hook failing then is ignored).
     """
 
 

@@ -447,6 +447,9 @@ class RunResult:
         steps: Every step, in order.
         stats: Statistics.
         task: The task.
+        interrupted: Whether the run was cut short before its end (``KeyboardInterrupt``, or
+            its asyncio task cancelled; the stop reason is ``cancelled``): a transcript writes
+            no ``end`` line for it, so the run can be resumed. Not in :meth:`to_dict`.
     """
 
     answer: Any
@@ -455,6 +458,7 @@ class RunResult:
     steps: list[StepRecord]
     stats: RunStats
     task: str = ""
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:

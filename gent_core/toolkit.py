@@ -177,7 +177,7 @@ _EXPORTS: dict[str, str] = {
     "PathProbe": "gent_core._path_probe",
     "probe_path": "gent_core._path_probe",
     "import_search_path": "gent_core._importing",
-    "load_transcript": "gent_core._agent.transcript",
+    "load_transcript": "gent_core._transcript.lines",
     # the command-line frame
     "HelpFormatter": "gent_core._cli.helpformat",
     "UsageError": "gent_core._cli.errors",
@@ -192,7 +192,6 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from gent_core._agent.transcript import load_transcript
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
         default_examples,
@@ -324,6 +323,7 @@ if TYPE_CHECKING:
         quote_start,
         snippet_at,
     )
+    from gent_core._transcript.lines import load_transcript
     from gent_core._workspace import (
         MAX_SYMLINK_HOPS,
         Target,

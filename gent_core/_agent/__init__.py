@@ -1,7 +1,6 @@
-"""The agent: a ReAct loop over text, its events, records, transcript and approval policies."""
+"""The agent: a ReAct loop over text, its events, records and approval policies."""
 
 from gent_core._agent.agent import THINKING_GUIDANCE, Agent
-from gent_core._agent.transcript import Transcript, TranscriptWriter, load_transcript
 from gent_core._config.approval import ApprovalPolicy
 from gent_core._config.prompt import PromptParts
 from gent_core.events import (
@@ -48,7 +47,4 @@ __all__ = [
     "ToolCallFinished",
     "ToolCallRecord",
     "ToolCallsStarted",
-    "Transcript",
-    "TranscriptWriter",
-    "load_transcript",
 ]

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core._agent.clipboard import clipboard_from_records
 from gent_core._agent.hooks import scoped_hooks
-from gent_core._agent.resume import open_run_transcript
 from gent_core._agent.run import AgentRun
 from gent_core._agent.structure import THINKING_GUIDANCE, AgentStructure, thinking_section
 from gent_core._agent.toolset_session import ToolsetSession
-from gent_core._agent.transcript import Transcript
 from gent_core._config.approval import ApprovalPolicy
 from gent_core._config.building import agent_arguments, resolve_parts
 from gent_core._config.prompt import PromptParts
 from gent_core._plugins.manager import GentPluginManager
+from gent_core._transcript.lines import Transcript
+from gent_core._transcript.writer import open_run_transcript
 from gent_core.context import Cancellation, ExecutionContext, Limits
 from gent_core.errors import GentError, Location, ModelError, describe_error
 from gent_core.events import AgentEvent, ModelLoaded, ModelLoading, RunFinished, RunStarted
@@ -394,7 +394,7 @@ class Agent:
         on_event: Callable[[AgentEvent], None] | None = None,
     ) -> RunResult:
         """Continue an interrupted run from its transcript: a file (appended to), or a
-        :class:`~gent_core._agent.transcript.Transcript` already read (from the history
+        :class:`~gent_core._transcript.lines.Transcript` already read (from the history
         database: nothing is appended to it).
 
         Raises:
@@ -423,13 +423,14 @@ class Agent:
         )
         return asyncio.run(self.run(task, **options))
 
-    def run_hooks(self) -> GentPluginManager | None:
+    def run_hooks(self, *observers: object) -> GentPluginManager | None:
         """The plugin manager whose hooks fire in one run: the agent's, plus the approval
-        policy and the middleware in a manager of the run's own, so that concurrent runs of
-        other agents sharing the plugin manager never see them. Code that runs this agent's
-        tools outside a run (``gent mcp-serve``) puts it in the execution context.
+        policy, the middleware and the run's own ``observers`` (its transcript's writer) in a
+        manager of the run's own, so that concurrent runs of other agents sharing the plugin
+        manager never see them. Code that runs this agent's tools outside a run (``gent
+        mcp-serve``) puts it in the execution context.
         """
-        return scoped_hooks(self.plugin_manager, self.middleware, self.approval)
+        return scoped_hooks(self.plugin_manager, [*self.middleware, *observers], self.approval)
 
     def _context(self, cancellation: Cancellation) -> ExecutionContext:
         """A new run's execution context (its hooks are set once the run starts)."""
@@ -452,9 +453,7 @@ class Agent:
         resume: bool,
         history: Sequence[Message] = (),
     ) -> RunResult:
-        writer, interrupted = open_run_transcript(
-            transcript_path, redact=self.redact, resume=resume
-        )
+        writer, interrupted = open_run_transcript(transcript_path, self, resume=resume)
         cancellation = Cancellation()
         context = self._context(cancellation)
         try:
@@ -464,23 +463,13 @@ class Agent:
                 if steps:
                     context.clipboard = clipboard_from_records(steps[-1].clipboard)
             assert task is not None
-            context.plugin_manager = self.run_hooks()
+            context.plugin_manager = self.run_hooks(*([writer] if writer else []))
             self._active.add(cancellation)
             emit(RunStarted(task, len(steps), self.termination.name))
             load_seconds = await self.load(emit)
-            run = AgentRun(self, task, context, emit, writer, steps, list(history))
+            run = AgentRun(self, task, context, emit, steps, list(history))
             run.stats.load_seconds = load_seconds
-            if writer is not None:
-                writer.start(
-                    task,
-                    self.system_prompt(),
-                    config=self.config_summary,
-                    resumed_steps=len(steps),
-                    config_file=str(self.config_file) if self.config_file else None,
-                )
             result = await run.run()
-            if writer is not None:
-                writer.end(result)
             emit(RunFinished(result))
             return result
         finally:

@@ -57,5 +57,4 @@ def fire_hook(context: ExecutionContext, hook: str, **arguments: Any) -> None:
     try:
         caller(context=context, **arguments)
     except Exception as error:
-        plugins = sorted({impl.plugin_name for impl in caller.get_hookimpls()})
-        raise HookError(hook, plugins, error) from error
+        raise HookError.raised_by(hook, caller, error) from error

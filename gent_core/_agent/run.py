@@ -82,7 +82,6 @@ from gent_core.sections import FormattedSection, ParseResult
 from gent_core.toolchain import ToolCall, ToolChainResult
 
 if TYPE_CHECKING:
-    from gent_core._agent.transcript import TranscriptWriter
     from gent_core.toolchain import ToolChain
 
 __all__ = [
@@ -126,7 +125,6 @@ class AgentRun:
         task: The task.
         context: The execution context (working directory, clipboard, limits...).
         emit: Receives every event.
-        transcript: Where completed steps are appended, or ``None``.
         history: Steps of an earlier, interrupted run to continue from.
         conversation: Earlier messages placed between the system prompt and the task.
     """
@@ -137,7 +135,6 @@ class AgentRun:
         task: str,
         context: ExecutionContext,
         emit: Callable[[AgentEvent], None],
-        transcript: TranscriptWriter | None,
         history: list[StepRecord] | None = None,
         conversation: list[Message] | None = None,
     ) -> None:
@@ -145,7 +142,6 @@ class AgentRun:
         self.task = task
         self.context = context
         self.emit = emit
-        self.transcript = transcript
         self.steps: list[StepRecord] = list(history or [])
         self.stats = RunStats()
         self.messages: list[Message] = [
@@ -208,7 +204,13 @@ class AgentRun:
             # _run_steps adds its time when it returns; an interrupted run has run too.
             self.stats.total_seconds += time.perf_counter() - started
             interrupted = RunResult(
-                None, "cancelled", "the run was interrupted", self.steps, self.stats, self.task
+                None,
+                "cancelled",
+                "the run was interrupted",
+                self.steps,
+                self.stats,
+                self.task,
+                interrupted=True,
             )
             with contextlib.suppress(HookError):
                 self._fire("gent_run_finished", result=interrupted)
@@ -249,8 +251,6 @@ class AgentRun:
             self.steps.append(record)
             self._count(record)
             self.stats.steps += 1
-            if self.transcript is not None:
-                self.transcript.step(record)
             try:
                 self._fire("gent_step_finished", record=record)
             except HookError as error:

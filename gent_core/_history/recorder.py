@@ -3,7 +3,7 @@
 :func:`record_runs` attaches a :class:`HistoryRecorder` to an agent as run-scoped middleware
 (``Agent.middleware``): it implements ``gent_run_started``, ``gent_step_finished`` and
 ``gent_run_finished``, and writes each run's records — the same lines a JSONL transcript holds
-(:mod:`gent_core._agent.transcript`), redacted the same way by the run's ``context.redact``
+(:mod:`gent_core._transcript.lines`), redacted the same way by the run's ``context.redact``
 (the config's secrets masked; the task and the answer kept exactly) — to the database, one
 short transaction per record. Only the agents the command line attaches it to are logged
 (``gent run``, the turns of ``gent chat``); an ``Agent`` used from Python logs nothing.
@@ -28,9 +28,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gent_core._agent.transcript import Transcript, end_line, resume_line, run_line, step_line
 from gent_core._history.paths import database_path, logging_enabled
 from gent_core._history.writer import Writer
+from gent_core._transcript.lines import (
+    Transcript,
+    end_line,
+    load_transcript,
+    resume_line,
+    run_line,
+    step_line,
+)
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
 from gent_core.records import redact_record
@@ -79,8 +86,6 @@ class Resumed:
             TranscriptError: When the file cannot be read.
         """
         if self.transcript is None:
-            from gent_core._agent.transcript import load_transcript
-
             assert self.path is not None
             self.transcript = load_transcript(self.path)
         return self.transcript
@@ -292,10 +297,7 @@ class HistoryRecorder:
         conversation = self.conversation_id
         if resumed is not None and resumed.conversation_id is not None:
             conversation = resumed.conversation_id
-        config_file = str(agent.config_file) if agent.config_file is not None else None
-        header = run_line(
-            task, agent.system_prompt(), config=agent.config_summary, config_file=config_file
-        )
+        header = run_line(task, agent)
         redacted = redact_record(header, context.redact)
         previous: Transcript | None = None
         if resumed is not None:

@@ -2,7 +2,7 @@
 ``--continue`` continues.
 
 A logged run's records are the lines of a transcript, so both go through the transcript's own
-reader (:func:`~gent_core._agent.transcript.transcript_from_records`) and the agent's replay
+reader (:func:`~gent_core._transcript.lines.transcript_from_records`) and the agent's replay
 of steps (:func:`~gent_core._agent.replay.conversation_messages`): one rule for a file and the
 database alike.
 """
@@ -10,10 +10,10 @@ database alike.
 from __future__ import annotations
 
 from gent_core._agent.replay import conversation_messages
-from gent_core._agent.transcript import Transcript, transcript_from_records
 from gent_core._history.recorder import Resumed
 from gent_core._history.running import lock_run
 from gent_core._history.store import HistoryError, HistoryStore, RunSummary
+from gent_core._transcript.lines import Transcript, transcript_from_records
 from gent_core.messages import Message
 
 __all__ = ["RESUMABLE", "conversation_history", "logged_transcript", "resumable_run"]

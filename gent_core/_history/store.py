@@ -8,7 +8,7 @@ A plain SQLite file (the standard :mod:`sqlite3` module) that any SQLite tool ca
     (``NULL`` when the back end reported none) and seconds;
 ``records``
     the run's records in order, each the JSON of one transcript line (``run``, ``resume``,
-    ``step``, ``end``: see :mod:`gent_core._agent.transcript`), so a logged run can be shown
+    ``step``, ``end``: see :mod:`gent_core._transcript`), so a logged run can be shown
     step by step, resumed, or continued like a transcript file;
 ``tool_calls``
     every tool call of every step: tool, arguments, status, output, error;

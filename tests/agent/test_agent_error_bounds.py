@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
+from gent_core._transcript.lines import load_transcript
 from gent_core.context import Limits
 from gent_core.errors import ToolExecutionError
 from gent_core.testing import ScriptedModel

@@ -186,8 +186,8 @@ def test_a_failing_hook_stops_the_run_cleanly_naming_it(make_agent: MakeAgent) -
     assert not result.ok
     assert result.message == (
         "the gent_before_model_call hook failed: RuntimeError: the logging backend is down "
-        "(plugin 'flaky-logger')\nPlugins implementing it: flaky-logger. Fix or disable the "
-        "plugin (GENT_DISABLE_PLUGINS=name)."
+        "(plugin 'flaky-logger')\nRaised by the plugin flaky-logger. Fix or disable it "
+        "(GENT_DISABLE_PLUGINS=flaky-logger)."
     )
     assert model.requests == []
 
@@ -331,9 +331,10 @@ def test_a_failing_run_started_hook_stops_the_run_before_its_first_step(
     assert result.stop_reason == "plugin_error"
     assert result.steps == []
     assert result.message.startswith(
-        "the gent_run_started hook failed: RuntimeError: gent_run_started is broken\n"
-        "Plugins implementing it: broken, log."
-    )
+        "the gent_run_started hook failed: RuntimeError: gent_run_started is broken "
+        "(plugin 'broken')\nRaised by the plugin broken. Fix or disable it "
+        "(GENT_DISABLE_PLUGINS=broken)."
+    )  # log implements it too, but did not raise: only the plugin that raised is named
     assert log.kinds() == ["finished"]  # the end still fires, so a plugin can close up
 
 

@@ -20,11 +20,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
 from gent_core._cli.live import LiveView
 from gent_core._config.secrets import Redactor
 from gent_core._serialize import write_json
 from gent_core._terminations.typed import JSONTermination
+from gent_core._transcript.lines import load_transcript
 from gent_core.context import Limits
 from gent_core.testing import ScriptedModel
 from gent_core.tools import ToolResult, tool

@@ -11,7 +11,8 @@ import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from gent_core._agent import Agent, FeedbackSent, load_transcript
+from gent_core._agent import Agent, FeedbackSent
+from gent_core._transcript.lines import load_transcript
 from gent_core.context import Limits
 from gent_core.model import Model, ModelChunk, ModelRequest
 from gent_core.testing import ScriptedModel

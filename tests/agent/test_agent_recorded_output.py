@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gent_core._agent import Agent, ToolCallFinished, load_transcript
+from gent_core._agent import Agent, ToolCallFinished
+from gent_core._transcript.lines import load_transcript
 from gent_core.context import Limits
 from gent_core.events import AgentEvent
 from gent_core.testing import ScriptedModel

@@ -12,8 +12,9 @@ from typing import Any
 
 from gent_xml import XMLFormat
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
 from gent_core._grammar import GrammarMatcher, build_agent_grammar
+from gent_core._transcript.lines import load_transcript
 from gent_core.context import Limits
 from gent_core.events import FeedbackSent
 from gent_core.sections import FormattedSection

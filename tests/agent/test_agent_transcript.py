@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
 from gent_core._config.secrets import Redactor
+from gent_core._transcript.lines import load_transcript
 from gent_core.errors import GentError
 from gent_core.testing import ScriptedModel
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
 from gent_core._cli.main import main
+from gent_core._transcript.lines import load_transcript
 from gent_core.errors import GentError
 from gent_core.testing import ScriptedModel
 from tests.strict_json import strict_loads

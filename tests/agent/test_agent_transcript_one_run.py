@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from gent_core._agent import Agent, load_transcript
+from gent_core._agent import Agent
 from gent_core._cli.main import main
+from gent_core._transcript.lines import load_transcript
 from gent_core.errors import GentError
 from gent_core.model import Model, ModelChunk, ModelRequest
 from gent_core.testing import ScriptedModel
@@ -120,8 +121,9 @@ def test_a_second_writer_is_refused_while_a_run_writes(
 
 LOCK_HOLDER = """
 import sys
-from gent_core._agent.transcript import TranscriptWriter
-writer = TranscriptWriter(sys.argv[1])
+from pathlib import Path
+from gent_core._transcript.writer import open_locked
+file = open_locked(Path(sys.argv[1]), resume=False)
 print("locked", flush=True)
 sys.stdin.read()  # hold the lock until the test closes stdin
 """

@@ -92,6 +92,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # The approval policy is a plugin object a config builds (it reads only the
             # contracts and the hook specs): below the configuration that builds it.
             "gent_core._config.approval",
+            # The transcript's writer is a run observer (a plugin object the agent registers
+            # for a run; it reads only records, the hook specs and the foundation).
+            "gent_core._transcript",
         ),
     ),
     ("configuration", ("gent_core._config",)),

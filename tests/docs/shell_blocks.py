@@ -184,7 +184,8 @@ def _script(units: list[Unit], scratch: Path) -> str:
     for number, unit in enumerate(units):
         output = shlex.quote(str(scratch / f"output-{number}"))
         code = unit.code.rstrip("\n")
-        lines += [f"echo {number} > {state}", "{", code, f"}} > {output} 2>&1 < /dev/null"]
+        # ":" first: a group may not be empty (a block of comments only)
+        lines += [f"echo {number} > {state}", "{ :", code, f"}} > {output} 2>&1 < /dev/null"]
     lines.append(f"echo done > {state}")
     return "\n".join(lines) + "\n"
 

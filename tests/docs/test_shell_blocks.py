@@ -6,6 +6,7 @@ the first failure, with the page's line, and leaves nothing running.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -68,6 +69,21 @@ def _link_bundled_model(cache: Path) -> None:
     (folder / source.name).symlink_to(source)
 
 
+def _assert_dev_py_installs_nothing() -> None:
+    """``python3 dev.py demo`` on the page must find its packages installed (as ``dev.py
+    test`` leaves them): were the environment made for other ``pyproject.toml`` files, it would
+    reinstall them into the environment the tests run in."""
+    spec = importlib.util.spec_from_file_location("gent_dev", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    installed = dev._installed_profiles(Path(sys.prefix) / ".gent-dev-stamp")
+    assert dev._fingerprint() in (installed.get("demo"), installed.get("full")), (
+        f"the environment {sys.prefix} was not set up by dev.py for this checkout's "
+        "pyproject.toml files (its .gent-dev-stamp): run 'python3 dev.py setup' first"
+    )
+
+
 def _run_page(
     page: Page, tmp_path: Path, *, slow: bool, extra: dict[str, str] | None = None
 ) -> list[str]:
@@ -94,6 +110,8 @@ def test_page_shell_blocks_run_on_the_bundled_model(
     document: Path, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     page = _page(document)
+    if any("dev.py" in unit.code for unit in shell_units(page, slow=True)):
+        _assert_dev_py_installs_nothing()
     extra = {"PORT": str(_free_port())}  # the port a block's own server listens on
     if _uses_openai(page):
         server = request.getfixturevalue("instruct_server")
@@ -284,3 +302,16 @@ def test_a_deliberately_wrong_listing_in_the_readme_fails(tmp_path: Path) -> Non
         "+basic     gent-tools-basic  0.1.0    loaded  tools: calculator, current_time"
         in (problems[0])
     )
+
+
+def test_a_block_of_comments_only_runs(tmp_path: Path) -> None:
+    assert (
+        _check(tmp_path, "```bash\n# nothing to run\n```\n\n```console\n$ echo ok\nok\n```\n") == []
+    )
+
+
+def test_a_syntax_error_is_placed_at_its_block(tmp_path: Path) -> None:
+    problems = _check(tmp_path, "```bash\necho fine\n```\n\n```bash\nif then\n```\n")
+    assert len(problems) == 1
+    assert "page.md:6: the command failed (exit status 2)" in problems[0]
+    assert "syntax error" in problems[0]

@@ -242,8 +242,11 @@ class InstructServer:
     binding: str
 
 
-def _server_command(port: int, context: int, threads: int, parallel: int, kind: str) -> list[str]:
+def _server_command(
+    port: int, context: int, threads: int, parallel: int, kind: str, temperature: float | None
+) -> list[str]:
     if kind == "xllamacpp":
+        chosen = [] if temperature is None else ["--temperature", str(temperature)]
         return [
             sys.executable,
             os.path.abspath(__file__),
@@ -257,7 +260,10 @@ def _server_command(port: int, context: int, threads: int, parallel: int, kind: 
             "--parallel",
             str(parallel),
             "--exit-with-parent",
+            *chosen,
         ]
+    if temperature is not None:
+        raise InstructModelError("a default temperature needs xllamacpp's server")
     return [
         sys.executable,
         "-m",
@@ -313,6 +319,7 @@ def served(
     threads: int | None = None,
     parallel: int = 1,
     kind: str | None = None,
+    temperature: float | None = None,
 ) -> Iterator[InstructServer]:
     """Serve the model on 127.0.0.1 for the block; yield the running server.
 
@@ -322,6 +329,8 @@ def served(
         threads: CPU threads (default: the machine's cores, at most 4).
         parallel: Requests served at once (slots).
         kind: ``xllamacpp`` or ``llama-cpp-python`` (default: :func:`binding`).
+        temperature: The sampling temperature of a request that gives none (default:
+            llama.cpp's, 0.8); xllamacpp only.
 
     Raises:
         InstructModelError: When the model cannot be fetched or the server does not start.
@@ -333,7 +342,7 @@ def served(
     url = f"http://127.0.0.1:{port}/v1"
     log_dir = Path(tempfile.mkdtemp(prefix="gent-instruct-server-"))
     log = log_dir / "server.log"
-    command = _server_command(port, context, threads, parallel, kind)
+    command = _server_command(port, context, threads, parallel, kind, temperature)
     try:
         with log.open("wb") as out:
             process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -397,7 +406,15 @@ def _watch_parent(parent: int, stop: threading.Event) -> None:
             stop.set()
 
 
-def serve(port: int, *, context: int, threads: int, parallel: int, exit_with_parent: bool) -> None:
+def serve(
+    port: int,
+    *,
+    context: int,
+    threads: int,
+    parallel: int,
+    exit_with_parent: bool,
+    temperature: float | None = None,
+) -> None:
     """Serve the model with xllamacpp in this process until SIGINT or SIGTERM (or, with
     ``exit_with_parent``, until the parent process ends)."""
     import xllamacpp
@@ -414,6 +431,8 @@ def serve(port: int, *, context: int, threads: int, parallel: int, exit_with_par
     params.cache_prompt = True
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
+    if temperature is not None:
+        params.sampling.temp = temperature
     params.verbosity = -1
     stop = threading.Event()
     parent = os.getppid()
@@ -445,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     serving.add_argument("--ctx", type=int, default=DEFAULT_CONTEXT, help="tokens per slot")
     serving.add_argument("--threads", type=int, default=min(os.cpu_count() or 1, 4))
     serving.add_argument("--parallel", type=int, default=1, help="requests served at once")
+    serving.add_argument(
+        "--temperature", type=float, help="the temperature of a request that gives none"
+    )
     serving.add_argument("--exit-with-parent", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
@@ -457,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             parallel=args.parallel,
             exit_with_parent=args.exit_with_parent,
+            temperature=args.temperature,
         )
     except InstructModelError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""Find, run and check the Python code blocks of Markdown pages (the doc-block test's engine).
+"""Find, run and check the Python code blocks of Markdown pages (the doc-block test's engine;
+the shell blocks' session is ``shell_blocks.py``).
 
 The conventions (documented for writers in ``docs/contributing-docs.md``):
 
@@ -13,6 +14,9 @@ The conventions (documented for writers in ``docs/contributing-docs.md``):
   fenced block after a run block, with only prose between them. The printed text must equal
   it (trailing spaces and blank lines at the end aside). An ``output`` block that does not
   follow a run block is an error, so a check can never be silently lost.
+* Shell blocks (``bash``, ``sh``, ``shell``, ``console``) take the marks ``{test="slow"}``,
+  ``{test="openai"}`` and ``{test="ci"}`` (``shell_blocks.py`` says what they mean); any other
+  mark, on a Python or a shell block, is an error.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 
 __all__ = [
     "PYTHON_LANGUAGES",
+    "SHELL_LANGUAGES",
     "Block",
     "BlockResult",
     "Page",
@@ -38,7 +43,10 @@ __all__ = [
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3"})
 OUTPUT_LANGUAGE = "output"
+SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console"})
 TEST_MODES = frozenset({"skip", "slow"})
+SHELL_TEST_MODES = frozenset({"slow", "openai", "ci"})
+SLOW_MODES = frozenset({"slow", "openai"})
 RUNNER = Path(__file__).with_name("block_runner.py")
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`]*)$")
@@ -61,14 +69,23 @@ class Block:
         return self.language in PYTHON_LANGUAGES
 
     @property
+    def is_shell(self) -> bool:
+        """Whether the block holds shell commands (``bash``, ``sh``, ``shell``, ``console``)."""
+        return self.language in SHELL_LANGUAGES
+
+    @property
     def runs(self) -> bool:
-        """Whether the doc-block test runs the block (in the slow run, for a slow block)."""
-        return self.is_python and self.attributes.get("test") != "skip"
+        """Whether the doc-block test runs the block (in the slow run, for a slow block): a
+        Python block not marked ``skip``, a shell block not marked ``ci`` (shell blocks run on
+        the pages the shell test names)."""
+        mark = self.attributes.get("test")
+        return (self.is_python and mark != "skip") or (self.is_shell and mark != "ci")
 
     @property
     def slow(self) -> bool:
-        """Whether the block runs the real model (marked ``{test="slow"}``)."""
-        return self.runs and self.attributes.get("test") == "slow"
+        """Whether the block runs the real model or a server (marked ``{test="slow"}``, or
+        ``{test="openai"}`` on a shell block): it runs with the slow tests only."""
+        return self.runs and self.attributes.get("test") in SLOW_MODES
 
 
 @dataclass(frozen=True)
@@ -86,7 +103,7 @@ class Page:
             if block.language != OUTPUT_LANGUAGE:
                 continue
             previous = self.blocks[index - 1] if index else None
-            if previous is not None and previous.runs:
+            if previous is not None and previous.is_python and previous.runs:
                 expected[index - 1] = block
         return expected
 
@@ -94,6 +111,24 @@ class Page:
 def _dedent(line: str, indent: int) -> str:
     """Remove the fence's indentation (a block inside a list item) from a line of code."""
     return line[indent:] if not line[:indent].strip() else line.lstrip()
+
+
+def _mark_problems(path: Path, line: int, language: str, attributes: dict[str, str]) -> list[str]:
+    """An unknown ``{test="..."}`` mark on a Python or a shell block (the fence's line)."""
+    if "test" not in attributes:
+        return []
+    mark = attributes["test"]
+    if language in PYTHON_LANGUAGES and mark not in TEST_MODES:
+        return [
+            f"{path}:{line}: unknown test mode {mark!r}; "
+            'the marks are {test="skip"} and {test="slow"}'
+        ]
+    if language in SHELL_LANGUAGES and mark not in SHELL_TEST_MODES:
+        return [
+            f"{path}:{line}: unknown test mode {mark!r} for a shell block; "
+            'the marks are {test="slow"}, {test="openai"} and {test="ci"}'
+        ]
+    return []
 
 
 def parse_page(path: Path, text: str | None = None) -> Page:
@@ -127,11 +162,7 @@ def parse_page(path: Path, text: str | None = None) -> Page:
         else:
             problems.append(f"{path}:{index + 1}: code block never closed")
         code = "\n".join(_dedent(line, indent) for line in lines[start:end])
-        if language in PYTHON_LANGUAGES and attributes.get("test", "skip") not in TEST_MODES:
-            problems.append(
-                f"{path}:{index + 1}: unknown test mode {attributes['test']!r}; "
-                'the marks are {test="skip"} and {test="slow"}'
-            )
+        problems.extend(_mark_problems(path, index + 1, language, attributes))
         blocks.append(Block(language, attributes, code + "\n" if code else "", start + 1))
         index = end + 1
     page = Page(path, tuple(blocks), tuple(problems))
@@ -153,7 +184,7 @@ class BlockResult:
 
 
 def _runs(block: Block, slow: bool) -> bool:
-    return block.runs and (slow or not block.slow)
+    return block.is_python and block.runs and (slow or not block.slow)
 
 
 def run_page(

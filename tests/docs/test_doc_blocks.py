@@ -63,7 +63,7 @@ def _missing_owner(document: Path) -> set[str]:
 
 
 def _has_slow_blocks(document: Path) -> bool:
-    return any(block.slow for block in parse_page(document).blocks)
+    return any(block.is_python and block.slow for block in parse_page(document).blocks)
 
 
 SLOW_DOCUMENTS = [document for document in DOCUMENTS if _has_slow_blocks(document)]
@@ -86,7 +86,12 @@ def test_page_blocks_run_on_the_bundled_model(document: Path, tmp_path: Path) ->
 def _check_document(document: Path, tmp_path: Path, *, slow: bool) -> None:
     page = parse_page(document.relative_to(ROOT), document.read_text(encoding="utf-8"))
     missing = sorted(
-        {name for block in page.blocks if block.runs for name in _missing_gent_packages(block.code)}
+        {
+            name
+            for block in page.blocks
+            if block.is_python and block.runs
+            for name in _missing_gent_packages(block.code)
+        }
         | _missing_owner(document)
     )
     if missing:

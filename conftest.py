@@ -16,6 +16,11 @@ the main run of ``python3 dev.py test`` keeps ``gent``.
 
 from __future__ import annotations
 
+import functools
+import re
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 PROFILE = "gent"
@@ -31,3 +36,34 @@ settings.register_profile(
 )
 settings.register_profile(FAST_PROFILE, settings.get_profile(PROFILE), max_examples=25)
 settings.load_profile(PROFILE)
+
+MODEL_WORDS = re.compile(
+    r"llamacpp|LlamaCpp|llama_cpp|llama_server|instruct_server|bundled.model|local.model",
+    re.IGNORECASE,
+)
+"""Words of a test module that runs a real model (in-process, ``gent run`` on the bundled
+model, or a llama.cpp server)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse a ``slow`` test without the ``model`` marker in a module that runs a real model:
+    ``dev.py test`` runs the other slow tests two at a time, where a model would share the
+    cores with another test (pyproject.toml's markers).
+    """
+    unmarked = [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("slow") is not None
+        and item.get_closest_marker("model") is None
+        and MODEL_WORDS.search(_module_text(item.path))
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            f"slow tests in a module that runs a real model need @pytest.mark.model too "
+            f"(or move them to a module of their own): {', '.join(unmarked)}"
+        )
+
+
+@functools.cache
+def _module_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")

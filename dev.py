@@ -91,6 +91,10 @@ def build_env() -> dict[str, str]:
 FAST_MARKERS = "not slow and not llama"
 """The tests the other Pythons run: no servers, no real model, no fresh virtualenvs."""
 
+MODEL_MARKER = "model"
+"""The marker (pyproject.toml) of the slow tests that run a real model: ``test`` runs them one
+at a time, the other slow tests on two workers."""
+
 FAST_PROFILE = "gent-fast"
 """The hypothesis profile (conftest.py: a quarter of the examples) of ``test --fast`` and
 of the other Pythons' runs; the main run of ``test`` keeps hypothesis's default."""
@@ -208,8 +212,8 @@ def test(fast: bool, extra: list[str]) -> None:
     """``fast``: the fast tests in parallel (pytest-xdist, the ``gent-fast`` hypothesis
     profile), nothing else. Otherwise (CI): the checks, the fast tests on the other Pythons
     found (tox, all at once on two CPUs: :func:`other_pythons_under_load`), then every test
-    with hypothesis's default profile (the fast ones on two workers, the slow ones one at a
-    time)."""
+    with hypothesis's default profile (the fast ones on two workers, the slow ones without a
+    model on two workers, those with a real model one at a time: :data:`MODEL_MARKER`)."""
     setup()
     if fast:
         run(
@@ -236,12 +240,16 @@ def test(fast: bool, extra: list[str]) -> None:
             f"note: none of Python {', '.join(OTHER_PYTHONS)} found; "
             f"testing {sys.version.split()[0]} only"
         )
-    # Every test: the fast ones on two workers, then the slow ones (servers, real models,
-    # fresh virtualenvs) one at a time, as before: on a loaded machine a model server's answer
-    # can outlast a request's timeout when another worker runs beside it.
+    # Every test: the fast ones on two workers; the slow ones that run no model (fresh
+    # virtualenvs, MCP servers, gent processes: mostly one process at work at a time) on two
+    # workers too, a file's tests on one worker (its module fixtures, a virtualenv for one,
+    # are made once); then those that run a real model one at a time, as before: a model
+    # uses every core, and on a loaded machine a model server's answer can outlast a
+    # request's timeout when another worker runs beside it.
     pytest = [venv_bin("python"), "-m", "pytest", *pytest_targets(), "-p", "no:cacheprovider"]
     run(*pytest, "-m", "not slow", "-n", "2", *extra)
-    run(*pytest, "-m", "slow", *extra)
+    run(*pytest, "-m", f"slow and not {MODEL_MARKER}", "-n", "2", "--dist", "loadfile", *extra)
+    run(*pytest, "-m", f"slow and {MODEL_MARKER}", *extra)
 
 
 LOAD_CPUS = 2

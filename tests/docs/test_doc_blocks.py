@@ -76,6 +76,7 @@ def test_page_blocks_run_and_print_what_the_page_shows(document: Path, tmp_path:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.parametrize(
     "document", SLOW_DOCUMENTS, ids=[str(d.relative_to(ROOT)) for d in SLOW_DOCUMENTS]
 )

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_calculator_example_runs_end_to_end_offline(tmp_path: Path) -> None:
     gent = shutil.which("gent", path=str(Path(sys.executable).parent)) or "gent"
     env = {

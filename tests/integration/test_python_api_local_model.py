@@ -18,6 +18,7 @@ def word_count(text: str) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_an_agent_by_plugin_name_runs_on_the_local_model(tmp_path: Path) -> None:
     agent = Agent(

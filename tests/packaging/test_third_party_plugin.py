@@ -26,7 +26,7 @@ from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 from gent_core.testing._distributions import write_plugin_project
 from tests.packaging.acme_plugin import SOURCE
 
-pytestmark = [pytest.mark.slow, pytest.mark.llama]
+pytestmark = [pytest.mark.slow, pytest.mark.llama, pytest.mark.model]
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = ["gent-xml", "gent-json", "gent-tools-basic"]

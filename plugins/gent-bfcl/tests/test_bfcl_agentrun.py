@@ -224,6 +224,7 @@ def test_tasks_can_be_chosen_off_the_report_subsets() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_the_bundled_model_runs_gents_agent_on_a_tiny_subset(tmp_path: Path) -> None:
     pytest.importorskip("gent_llamacpp")

@@ -113,6 +113,7 @@ def test_bad_selectors_are_usage_errors_that_say_what_is_accepted(
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_gent_eval_bfcl_on_the_bundled_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -172,6 +172,7 @@ def test_native_calling_needs_an_openai_chat_model() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_native_calling_and_the_prompt_mode_on_a_real_server_in_one_run(
     instruct_server: Any,

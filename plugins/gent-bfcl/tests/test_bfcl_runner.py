@@ -134,6 +134,7 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_the_bundled_model_runs_the_baseline() -> None:
     pytest.importorskip("gent_llamacpp")

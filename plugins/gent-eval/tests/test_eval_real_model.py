@@ -29,6 +29,7 @@ def _environment() -> dict[str, str]:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_slice_of_the_shipped_suite_on_the_bundled_model(tmp_path: Path) -> None:
     gent = shutil.which("gent", path=str(Path(sys.executable).parent)) or "gent"

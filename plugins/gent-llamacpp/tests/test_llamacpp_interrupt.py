@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from gent_llamacpp.engine import BINDINGS
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.model]
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "calculator.yaml"
 GENT = Path(sys.executable).with_name("gent")

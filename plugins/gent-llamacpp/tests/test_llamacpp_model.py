@@ -23,7 +23,7 @@ from llamacpp_helpers import CHAINS, FORMATS, TOOLS, make_structure
 from gent_core.messages import Message
 from gent_core.model import ModelChunk, ModelRequest, ModelResponse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.model]
 
 
 @pytest.fixture(scope="module", params=list(BINDINGS))

@@ -53,6 +53,7 @@ def test_thread_options_are_validated() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_the_loaded_model_runs_on_the_threads_the_options_set() -> None:
     model = LlamaCppModel(n_threads=1, n_threads_batch=2, n_ctx=512)
     asyncio.run(model.load())
@@ -64,6 +65,7 @@ def test_the_loaded_model_runs_on_the_threads_the_options_set() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_unset_threads_are_every_core_the_process_may_use(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

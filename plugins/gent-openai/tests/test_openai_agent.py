@@ -32,6 +32,7 @@ max_steps: 4
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_agent_runs_over_an_openai_compatible_server(llama_server: str, tmp_path: Path) -> None:
     loaded = parse_config(CONFIG.format(base_url=llama_server), source="agent.yaml")
     agent = Agent.from_config(loaded, plugin_manager=build_plugin_manager())
@@ -71,6 +72,7 @@ def chat_agent(base_url: str, tools: str, recorder: RequestRecorder) -> Agent:
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_agent_loop_over_the_chat_api_of_a_real_server(llama_server: str, tmp_path: Path) -> None:
     """Steps over ``api: chat`` (chat/completions, SSE, the agent's grammar, stop sequences)
     against the real llama.cpp server: every output is usable, the calls run, and each
@@ -101,6 +103,7 @@ def test_agent_loop_over_the_chat_api_of_a_real_server(llama_server: str, tmp_pa
 
 
 @pytest.mark.slow
+@pytest.mark.model
 def test_agent_answers_over_the_chat_api_of_a_real_server(llama_server: str) -> None:
     recorder = RequestRecorder()
     result = chat_agent(llama_server, "[]", recorder).run_sync("Say hello to Ada.")

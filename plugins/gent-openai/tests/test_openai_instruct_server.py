@@ -22,7 +22,7 @@ from gent_core.messages import Message
 from gent_core.model import ModelRequest, OutputStructure
 from gent_core.toolkit import GrammarMatcher, build_agent_grammar
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.model]
 
 TASK = "What is the circumference of a circle of radius 3? Use the circle_circumference tool."
 

@@ -14,7 +14,7 @@ from gent_core.errors import ModelError
 from gent_core.messages import Message
 from gent_core.model import ModelChunk, ModelRequest, ModelResponse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.model]
 
 COUNTING = [Message.system("Counting: 1, 2, 3, 4, 5, 6,")]
 

@@ -22,6 +22,7 @@ CONFIG = ROOT / "examples" / "calculator-pythonic.yaml"
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.llama
 def test_the_calculator_example_runs_with_pythonic_calls_on_the_local_model() -> None:
     gent = shutil.which("gent", path=str(Path(sys.executable).parent)) or "gent"

@@ -105,6 +105,7 @@ def test_page_shell_blocks_run_and_print_what_the_page_shows(
 
 
 @pytest.mark.slow
+@pytest.mark.model
 @pytest.mark.parametrize("document", SLOW_SHELL_PAGES, ids=_SLOW_IDS)
 def test_page_shell_blocks_run_on_the_bundled_model(
     document: Path, tmp_path: Path, request: pytest.FixtureRequest

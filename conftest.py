@@ -8,8 +8,9 @@ default profile without them, loaded here for every test (a test's own ``@settin
 chooses its number of examples).
 
 ``gent-fast`` is ``gent`` with a quarter of the default examples (25 instead of 100) in every
-property that follows the profile in use (those without their own ``max_examples``, and the
-conformance kit's, ``gent_core.testing``). ``python3 dev.py test --fast`` and the other
+property that follows the profile in use: those without their own ``max_examples``, those
+with ``@profile_examples(n)`` (n under the default, a quarter of n here) and the conformance
+kit's (``gent_core.testing``). ``python3 dev.py test --fast`` and the other
 Pythons' runs of ``python3 dev.py test`` (tox) choose it with ``--hypothesis-profile=gent-fast``;
 the main run of ``python3 dev.py test`` keeps ``gent``.
 """

@@ -26,8 +26,9 @@ The conformance kit (:mod:`gent_core.testing._conformance`): :class:`FormatConfo
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
 plugin's tests subclass to check its component against the contract, and
 :func:`assert_linear` / :func:`count_steps` to check that work grows linearly by counting
-interpreter steps, never by reading a clock (the kit needs ``hypothesis``, loaded on first
-use).
+interpreter steps, never by reading a clock, and :func:`profile_examples` (a property's number
+of examples, scaled with the hypothesis profile in use) (the kit needs ``hypothesis``, loaded on
+first use).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ _EXPORTS: dict[str, str] = {
     "TerminationConformance": "gent_core.testing._conformance",
     "assert_linear": "gent_core.testing._conformance",
     "count_steps": "gent_core.testing._conformance",
+    "profile_examples": "gent_core.testing._conformance",
 }
 
 if TYPE_CHECKING:
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
         TerminationConformance,
         assert_linear,
         count_steps,
+        profile_examples,
     )
     from gent_core.testing._doubles import PlainFormat, StubChain
 
@@ -72,6 +75,7 @@ __all__ = [
     "TerminationConformance",
     "assert_linear",
     "count_steps",
+    "profile_examples",
     "run_cli",
     "run_tool",
     "run_tool_sync",

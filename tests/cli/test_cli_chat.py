@@ -191,68 +191,46 @@ def test_a_line_ending_in_a_backslash_continues_the_message(chat: Terminal) -> N
     assert chat.wait() == 0
 
 
-def test_a_piped_conversation_with_quiet_prints_each_answer(tmp_path: Path) -> None:
+def test_a_piped_conversation_with_quiet_prints_each_answer(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without a terminal (a script feeding the conversation): no prompts, the same turns."""
-    import subprocess
-
-    (tmp_path / "agent.yaml").write_text(
-        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
+    code, out, err = gent(
+        capsys,
+        monkeypatch,
+        "chat",
+        "agent.yaml",
+        "-q",
+        stdin="kiwi\nbanana\\\nsplit\n!exit\nnever sent\n",
     )
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
-    environment.update(install_chat_plugin(tmp_path / "site"))
-    environment["GENT_HOME"] = str(tmp_path / "home")
-    done = subprocess.run(
-        [sys.executable, "-m", "gent_core", "chat", "agent.yaml", "-q"],
-        input="kiwi\nbanana\\\nsplit\n!exit\nnever sent\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=environment,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == (
+    assert code == 0, err
+    assert out == (
         "heard kiwi; before: nothing\nheard banana\nsplit; before: heard kiwi; before: nothing\n"
     )
 
 
-def test_every_turn_is_logged_as_one_conversation(tmp_path: Path) -> None:
+def test_every_turn_is_logged_as_one_conversation(
+    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The turns of a chat are runs of one logged conversation (``gent logs``); a chat with
     --no-log leaves nothing."""
-    import subprocess
 
-    (tmp_path / "agent.yaml").write_text(
-        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
-    )
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
-    environment.update(install_chat_plugin(tmp_path / "site"))
-    environment["GENT_HOME"] = str(tmp_path / "home")
+    def run(*arguments: str, stdin: str = "") -> str:
+        code, out, err = gent(capsys, monkeypatch, *arguments, stdin=stdin)
+        assert code == 0, err
+        return out
 
-    def gent(*arguments: str, stdin: str = "") -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "gent_core", *arguments],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=environment,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    gent("chat", "agent.yaml", "-q", "--no-log", stdin="unlogged\n")
-    assert json.loads(gent("logs", "--json")) == []
-    gent("chat", "agent.yaml", "-q", stdin="kiwi\nbanana\n")
-    runs = json.loads(gent("logs", "--json"))
+    run("chat", "agent.yaml", "-q", "--no-log", stdin="unlogged\n")
+    assert json.loads(run("logs", "--json")) == []
+    run("chat", "agent.yaml", "-q", stdin="kiwi\nbanana\n")
+    runs = json.loads(run("logs", "--json"))
     assert sorted(run["task"] for run in runs) == ["banana", "kiwi"]
     assert len({run["conversation_id"] for run in runs}) == 1
 
 
 # --------------------------------------------------------------------------- --continue
-# In-process (gent_core._cli.main.main): the turns come from a piped standard input.
+# In-process (gent_core._cli.main.main): the turns come from a piped standard input (the
+# fixtures and the helper are defined below; the piped-conversation tests above use them too).
 
 
 @pytest.fixture

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core._config.secrets import Redactor, redact_url_passwords
+from gent_core.testing import profile_examples
 
 SECRETS = ["sk-abcdef123456", "abcd", "cdXY", "aaa"]
 
@@ -27,7 +28,7 @@ def split(text: str, cuts: list[int]) -> list[str]:
     return [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
 
 
-@settings(max_examples=400, deadline=None)
+@profile_examples(400)
 @given(
     words=st.lists(
         st.sampled_from([*SECRETS, "sk-abc", "http://u:pw@h", "://x:", "ab", " ", "c", ":"]),

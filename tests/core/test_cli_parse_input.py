@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gent_core._cli.main import main
+from gent_core.testing import profile_examples
 from tests.strict_json import strict_loads
 
 ARGS = ["parse", "--format", "xml", "--sections", "answer"]
@@ -66,9 +67,7 @@ def test_utf8_on_stdin_is_parsed() -> None:
     assert "€".encode() in done.stdout
 
 
-@settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(profile_examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     data=st.one_of(
         st.binary(max_size=300),

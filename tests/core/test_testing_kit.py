@@ -54,7 +54,8 @@ def test_fixture_gives_an_isolated_manager(gent_plugins: PluginSandbox) -> None:
 def test_the_kits_examples_follow_the_hypothesis_profile_in_use(tmp_path: Path) -> None:
     """The conformance kit runs as many examples as the profile chosen with pytest's
     ``--hypothesis-profile`` (not a hard-coded 150), a quarter of them for its expensive
-    property."""
+    property; ``profile_examples(n)`` scales a plugin's own property the same way (n under
+    hypothesis's default of 100)."""
     (tmp_path / "conftest.py").write_text(
         "from hypothesis import settings\n"
         "settings.register_profile('gent-kit-few', max_examples=8)\n"
@@ -68,9 +69,15 @@ def test_the_kits_examples_follow_the_hypothesis_profile_in_use(tmp_path: Path) 
         "    assert chains._SETTINGS.max_examples == 8\n"
         "    cut = chains.ChainConformance.test_a_truncated_call_is_never_returned\n"
         "    assert cut._hypothesis_internal_use_settings.max_examples == 2\n"
+        "\n"
+        "def test_own_properties() -> None:\n"
+        "    from gent_core.testing import profile_examples\n"
+        "    assert profile_examples(150).max_examples == 12\n"
+        "    assert profile_examples(10).max_examples == 1\n"
     )
-    # One run: 8 examples (2 for the expensive property) are neither hypothesis's default
-    # (100) nor the kit's old fixed 150, so only a kit that follows the profile passes.
+    # One run: 8 examples (2 for the expensive property, 12 for a property of 150) are neither
+    # hypothesis's default (100) nor the kit's old fixed 150, so only a kit that follows the
+    # profile passes.
     done = subprocess.run(
         [
             *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
@@ -82,7 +89,7 @@ def test_the_kits_examples_follow_the_hypothesis_profile_in_use(tmp_path: Path) 
         timeout=300,
         check=False,
     )
-    assert "1 passed" in done.stdout, done.stdout + done.stderr
+    assert "2 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_the_plain_format_writes_nested_sections_and_refuses_to_parse() -> None:

@@ -1,8 +1,10 @@
 """Run one page's code blocks in order, in one namespace (a subprocess of the doc-block test).
 
-Usage: ``python block_runner.py PAGE RESULTS_FILE`` with a JSON list of ``{"code", "line"}`` on
-standard input. Writes a JSON list of ``{"stdout", "error"}``, one per block that ran, to
-RESULTS_FILE; stops at the first block that raises. Each block is compiled with its page's
+Usage: ``python block_runner.py PAGE RESULTS_FILE [EXAMPLES]`` with a JSON list of
+``{"code", "line"}`` on standard input; EXAMPLES, if given, is the hypothesis profile's
+number of examples for the page's properties (the test session's, when it chose one).
+Writes a JSON list of ``{"stdout", "error"}``, one per block that ran, to RESULTS_FILE; stops
+at the first block that raises. Each block is compiled with its page's
 name and line numbers, so a traceback points at the page; top-level ``await`` is allowed.
 As with ``python -c``, modules in the working directory are importable.
 """
@@ -52,6 +54,11 @@ def main() -> None:
     # Like ``python -c``: the working directory, not this file's folder, is importable.
     sys.path[0] = ""
     page, results_file = sys.argv[1], Path(sys.argv[2])
+    if len(sys.argv) > 3:
+        from hypothesis import settings
+
+        settings.register_profile("doc-blocks", max_examples=int(sys.argv[3]))
+        settings.load_profile("doc-blocks")
     blocks = json.loads(sys.stdin.read())
     results_file.write_text(json.dumps(run_blocks(page, blocks)), encoding="utf-8")
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -187,6 +188,26 @@ def _runs(block: Block, slow: bool) -> bool:
     return block.is_python and block.runs and (slow or not block.slow)
 
 
+def _examples() -> list[str]:
+    """The runner's argument that gives the page the hypothesis profile's number of examples
+    of this test session (``--hypothesis-profile``), when it is not hypothesis's default: a
+    page's property checks (the conformance kit's) run as many examples as the test's own."""
+    from hypothesis import settings
+
+    examples = settings.default.max_examples if settings.default is not None else None
+    if examples is None or examples == settings.get_profile("default").max_examples:
+        return []
+    return [str(examples)]
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment, with hypothesis's storage (its example database and the
+    Unicode tables it computes once, seconds of work) where this test session keeps it, not
+    in the page's empty working directory."""
+    storage = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or str(Path.cwd() / ".hypothesis")
+    return {**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": storage}
+
+
 def run_page(
     page: Page, cwd: Path, timeout: float = 300, *, slow: bool = False
 ) -> tuple[list[BlockResult], str]:
@@ -200,11 +221,12 @@ def run_page(
     with tempfile.TemporaryDirectory() as results_dir:
         results_file = Path(results_dir) / "results.json"
         process = subprocess.run(
-            [sys.executable, str(RUNNER), str(page.path), str(results_file)],
+            [sys.executable, str(RUNNER), str(page.path), str(results_file), *_examples()],
             input=json.dumps(blocks),
             capture_output=True,
             text=True,
             cwd=cwd,
+            env=_environment(),
             timeout=timeout,
         )
         if not results_file.exists():

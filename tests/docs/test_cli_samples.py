@@ -3,7 +3,8 @@
 A ``text`` block of the tutorial that starts with ``Task:`` is a run of ``gent run`` as the
 page shows it. The test replays the model outputs the block shows (its ``[thinking]``,
 ``[action]`` and ``[answer]`` lines) with the scripted model, through the real command (the
-built-in agent's format, tool chain and calculator), and compares what the command prints
+built-in agent's format, tool chain and calculator, in this process: the output is what is
+checked, not the process), and compares what the command prints
 with the block, line for line. Only what depends on the machine and the model is left out of
 the comparison: the model's name and loading time, the token counts and the run's seconds.
 """
@@ -11,19 +12,17 @@ the comparison: the model's name and loading time, the token counts and the run'
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli.inprocess import gent_in_process
 from tests.docs.doc_blocks import parse_page
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "docs" / "tutorial.md"]
-GENT_RUN = [sys.executable, "-m", "gent_core", "run", "--no-color", "-m", "scripted"]
+GENT_RUN = ["run", "--no-color", "-m", "scripted"]
 
 _SECTION = re.compile(r"^\[(?P<name>\w+)\] (?P<text>.*)$")
 _STEP = re.compile(r"^--- step \d+ ---$")
@@ -66,19 +65,15 @@ def test_the_tutorial_shows_a_run() -> None:
 
 
 @pytest.mark.parametrize(("page", "line", "sample"), samples(), ids=lambda v: str(v)[:20])
-def test_a_sample_run_is_what_gent_run_prints(page: str, line: int, sample: str) -> None:
+def test_a_sample_run_is_what_gent_run_prints(
+    page: str, line: int, sample: str, tmp_path: Path
+) -> None:
     task = sample.splitlines()[0].removeprefix("Task: ")
     outputs = model_outputs(sample)
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
-    done = subprocess.run(
-        [*GENT_RUN, "-o", f"model.outputs={json.dumps(outputs)}", task],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-        check=False,
+    done = gent_in_process(
+        tmp_path, [*GENT_RUN, "-o", f"model.outputs={json.dumps(outputs)}", task]
     )
-    assert done.returncode == 0, done.stderr
-    assert normalized(done.stdout) == normalized(sample), (
+    assert done.returncode == 0, done.stderr.decode()
+    assert normalized(done.stdout.decode()) == normalized(sample), (
         f"docs/{page}, line {line}: the sample is not what gent run prints"
     )

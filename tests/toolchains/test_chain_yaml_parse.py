@@ -10,7 +10,7 @@ import pytest
 import yaml
 from gent_yaml import YAMLToolChain
 from gent_yaml.calls import read_yaml_calls
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core.errors import (
@@ -18,7 +18,7 @@ from gent_core.errors import (
     MissingToolNameError,
     TruncatedCallError,
 )
-from gent_core.testing import count_steps
+from gent_core.testing import count_steps, profile_examples
 from gent_core.toolchain import ToolCall
 from tests.toolchains.chain_doubles import FakeTool
 
@@ -280,7 +280,7 @@ _STRINGS = st.text(
 _ALL_STRINGS = {"type": "object", "additionalProperties": {"type": "string"}}
 
 
-@settings(max_examples=300, deadline=None)
+@profile_examples(300)
 @given(st.dictionaries(st.from_regex(r"[a-z]{1,8}", fullmatch=True), _STRINGS, max_size=5))
 def test_string_arguments_survive_any_yaml_writing(args: dict[str, str]) -> None:
     for style in (None, False, True):  # plain/block, block, flow

@@ -24,11 +24,13 @@ A plugin's test module subclasses one of them and names only its component::
   only documented errors, empty answers meaning "no answer yet".
 
 The checks use hypothesis (a test dependency: install ``hypothesis`` with your test extras).
-:data:`KIT_TOOLS` are the tools the chain checks call by default.
+:data:`KIT_TOOLS` are the tools the chain checks call by default. :func:`profile_examples`
+gives a plugin's own properties the same scaling with the profile in use.
 """
 
 from gent_core.testing._conformance.chains import ChainConformance
 from gent_core.testing._conformance.formats import FormatConformance
+from gent_core.testing._conformance.settings import profile_examples
 from gent_core.testing._conformance.steps import assert_linear, count_steps
 from gent_core.testing._conformance.terminations import TerminationConformance
 from gent_core.testing._conformance.tools import KIT_TOOLS
@@ -40,4 +42,5 @@ __all__ = [
     "TerminationConformance",
     "assert_linear",
     "count_steps",
+    "profile_examples",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, settings
 
-__all__ = ["kit_settings"]
+__all__ = ["kit_settings", "profile_examples"]
 
 _SUPPRESSED = [
     HealthCheck.too_slow,
@@ -33,3 +33,15 @@ def kit_settings(share: float = 1.0) -> settings:
     base = profile.max_examples if profile is not None else settings().max_examples
     examples = max(1, round(base * share))
     return settings(max_examples=examples, deadline=None, suppress_health_check=_SUPPRESSED)
+
+
+def profile_examples(examples: int) -> settings:
+    """Settings for your own property that runs ``examples`` examples under hypothesis's
+    default profile (100 examples), and as many in proportion under the profile in use: all
+    of them in CI, a quarter under a quick loop's profile of 25 (at least one).
+
+    ``@profile_examples(150)`` in place of ``@settings(max_examples=150)`` keeps a
+    property's depth in the full run and lets ``--hypothesis-profile`` shorten it in a quick
+    loop. The deadline is off and the health checks are the kit's.
+    """
+    return kit_settings(examples / settings.get_profile("default").max_examples)

@@ -16,7 +16,7 @@ from gent_core.errors import (
     ParseError,
     TruncatedCallError,
 )
-from gent_core.testing import assert_linear
+from gent_core.testing import assert_linear, profile_examples
 from gent_core.toolchain import ToolCall
 
 CHAIN = JSONToolChain()
@@ -277,7 +277,7 @@ def _expected(calls: list[tuple[str, dict[str, object]]]) -> list[ToolCall]:
     return [ToolCall(name, args, f"call_{i}") for i, (name, args) in enumerate(calls)]
 
 
-@settings(max_examples=150, deadline=None)
+@profile_examples(150)
 @given(_CALLS)
 def test_any_json_call_list_reads_back_exactly(calls: list[tuple[str, dict[str, object]]]) -> None:
     objects = [{"tool": name, "args": args} for name, args in calls]
@@ -288,7 +288,7 @@ def test_any_json_call_list_reads_back_exactly(calls: list[tuple[str, dict[str, 
     assert parse(one_after_another) == _expected(calls)
 
 
-@settings(max_examples=150, deadline=None)
+@profile_examples(150)
 @given(_CALLS)
 def test_any_python_literal_call_list_reads_back_exactly(
     calls: list[tuple[str, dict[str, object]]],

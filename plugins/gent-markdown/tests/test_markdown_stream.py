@@ -9,12 +9,12 @@ from collections.abc import Callable
 import pytest
 from gent_markdown import MarkdownFormat
 from gent_markdown.lines import unwrap_verbatim
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core.errors import NoSectionsFoundError
 from gent_core.sections import ParseResult, SectionEnded, SectionEvent, SectionStarted, TextDelta
-from gent_core.testing import stream_parse
+from gent_core.testing import profile_examples, stream_parse
 
 NAMES = ["thinking", "action", "answer"]
 
@@ -151,7 +151,7 @@ def test_result_without_sections_raises() -> None:
 
 
 @given(text=TEXTS, sizes=st.lists(st.integers(1, 12), max_size=8))
-@settings(max_examples=400)
+@profile_examples(400)
 def test_events_rebuild_the_result(text: str, sizes: list[int]) -> None:
     parser = MarkdownFormat().incremental_parser(NAMES)
     events: list[SectionEvent] = []
@@ -184,7 +184,7 @@ def test_events_rebuild_the_result(text: str, sizes: list[int]) -> None:
 
 
 @given(chunks=st.lists(TEXTS, max_size=6), level=st.integers(2, 3))
-@settings(max_examples=400)
+@profile_examples(400)
 def test_deeper_levels_raise_nothing_but_the_documented_error(
     chunks: list[str], level: int
 ) -> None:

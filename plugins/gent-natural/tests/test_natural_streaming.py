@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from natural_helpers import TOOLS, chunks_of, conversation
 
-from gent_core.testing import PluginSandbox, assert_linear
+from gent_core.testing import PluginSandbox, assert_linear, profile_examples
 
 FRAGMENTS = [
     "Let me check. ",
@@ -76,7 +76,7 @@ def split(text: str, cuts: list[int]) -> list[str]:
     return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
-@settings(max_examples=300, deadline=None)
+@profile_examples(300)
 @given(texts, st.lists(st.integers(min_value=0, max_value=400), max_size=30))
 def test_every_chunking_gives_the_same_events_and_messages(text: str, cuts: list[int]) -> None:
     whole, whole_problems = run_chunks([text])
@@ -85,7 +85,7 @@ def test_every_chunking_gives_the_same_events_and_messages(text: str, cuts: list
     assert chunked_problems == whole_problems
 
 
-@settings(max_examples=300, deadline=None)
+@profile_examples(300)
 @given(texts, st.lists(st.integers(min_value=0, max_value=400), max_size=30))
 def test_the_scanner_loses_nothing(text: str, cuts: list[int]) -> None:
     scanner = TagScanner()

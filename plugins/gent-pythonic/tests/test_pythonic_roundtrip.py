@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from gent_pythonic import PythonicToolChain
 from gent_pythonic.guard import first_excess_token
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from gent_core.testing import KIT_TOOLS
+from gent_core.testing import KIT_TOOLS, profile_examples
 from gent_core.toolchain import ToolCall
 from gent_core.toolkit import MAX_INT_DIGITS
 
@@ -64,14 +64,14 @@ def same(calls: list[ToolCall], read: list[ToolCall]) -> bool:
     return [(c.tool, typed(c.args)) for c in calls] == [(c.tool, typed(c.args)) for c in read]
 
 
-@settings(max_examples=200, deadline=None)
+@profile_examples(200)
 @given(calls=CALLS)
 def test_written_calls_read_back_exactly(calls: list[ToolCall]) -> None:
     written = CHAIN.format_calls(calls)
     assert same(calls, CHAIN.parse(written)), written
 
 
-@settings(max_examples=150, deadline=None)
+@profile_examples(150)
 @given(calls=CALLS.filter(bool), wrapper=st.sampled_from(["fence", "prose", "crlf", "list"]))
 def test_written_calls_read_back_however_they_are_wrapped(
     calls: list[ToolCall], wrapper: str
@@ -88,13 +88,13 @@ def test_written_calls_read_back_however_they_are_wrapped(
     assert same(calls, CHAIN.parse(text)), text
 
 
-@settings(max_examples=150, deadline=None)
+@profile_examples(150)
 @given(calls=CALLS.filter(bool))
 def test_every_call_is_written_on_one_line(calls: list[ToolCall]) -> None:
     assert len(CHAIN.format_calls(calls).split("\n")) == len(calls)
 
 
-@settings(max_examples=150, deadline=None)
+@profile_examples(150)
 @given(call=st.builds(ToolCall, TOOL_NAMES, st.dictionaries(NAMES, VALUES, max_size=5)))
 def test_no_written_call_holds_a_token_literals_do_not_need(call: ToolCall) -> None:
     """The depth guard never counts anything in a literal call, whatever its size."""

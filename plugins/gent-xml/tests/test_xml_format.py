@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from gent_xml import XMLFormat
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core import TextTermination
 from gent_core.sections import FormattedSection, TextSection
-from gent_core.testing import StubChain
+from gent_core.testing import StubChain, profile_examples
 
 FMT = XMLFormat()
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -131,7 +131,7 @@ def test_stop_sequences_are_the_closing_tags() -> None:
 
 
 @given(name=NAME, content=CONTENT, attributes=ATTRIBUTES)
-@settings(max_examples=400)
+@profile_examples(400)
 def test_names_attributes_and_content_come_back_as_written(
     name: str, content: str, attributes: dict[str, str]
 ) -> None:
@@ -169,7 +169,7 @@ def _check(text: str, sections: Sequence[FormattedSection]) -> None:
 
 
 @given(st.lists(_trees(2), min_size=1, max_size=3))
-@settings(max_examples=200)
+@profile_examples(200)
 def test_nested_sections_come_back_level_by_level(sections: list[FormattedSection]) -> None:
     _check(FMT.format_sections(sections), sections)
 

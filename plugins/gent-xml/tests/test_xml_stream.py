@@ -8,12 +8,12 @@ import contextlib
 import pytest
 from gent_xml import XMLFormat
 from gent_xml.scanner import unwrap_cdata
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core.errors import AmbiguousSectionError, NoSectionsFoundError
 from gent_core.sections import ParseResult, SectionEnded, SectionEvent, SectionStarted, TextDelta
-from gent_core.testing import stream_parse
+from gent_core.testing import profile_examples, stream_parse
 
 NAMES = ["thinking", "action", "answer"]
 
@@ -143,7 +143,7 @@ def test_strict_streaming_raises_as_soon_as_the_tag_is_certain() -> None:
 
 
 @given(text=TEXTS, sizes=st.lists(st.integers(1, 12), max_size=8))
-@settings(max_examples=600)
+@profile_examples(600)
 def test_strict_streaming_result_equals_one_shot_parse_for_any_chunking(
     text: str, sizes: list[int]
 ) -> None:
@@ -154,7 +154,7 @@ def test_strict_streaming_result_equals_one_shot_parse_for_any_chunking(
 
 
 @given(text=TEXTS, sizes=st.lists(st.integers(1, 12), max_size=8))
-@settings(max_examples=400)
+@profile_examples(400)
 def test_events_rebuild_the_result(text: str, sizes: list[int]) -> None:
     parser = XMLFormat().incremental_parser(NAMES)
     events: list[SectionEvent] = []
@@ -189,7 +189,7 @@ def test_events_rebuild_the_result(text: str, sizes: list[int]) -> None:
 
 
 @given(chunks=st.lists(TEXTS, max_size=6))
-@settings(max_examples=400)
+@profile_examples(400)
 def test_strict_mode_raises_nothing_but_the_documented_errors(chunks: list[str]) -> None:
     fmt = XMLFormat(strict=True)
     with contextlib.suppress(NoSectionsFoundError, AmbiguousSectionError):

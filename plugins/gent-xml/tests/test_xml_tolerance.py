@@ -10,12 +10,12 @@ from contextlib import contextmanager
 import pytest
 from gent_xml import XMLFormat
 from gent_xml.scanner import XMLScanner
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from gent_core.errors import AmbiguousSectionError
 from gent_core.sections import SectionEnded, SectionStarted, TextDelta
-from gent_core.testing import stream_parse
+from gent_core.testing import profile_examples, stream_parse
 
 NAMES = ["thinking", "action", "answer"]
 
@@ -155,7 +155,7 @@ PROSE = st.lists(
 
 
 @given(thinking=PROSE, action=PROSE, sizes=st.lists(st.integers(1, 9), max_size=5))
-@settings(max_examples=300)
+@profile_examples(300)
 def test_leaving_the_thinking_open_reads_the_same_sections(
     thinking: str, action: str, sizes: list[int]
 ) -> None:

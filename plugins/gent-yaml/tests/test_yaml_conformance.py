@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import yaml
 from gent_yaml import YAMLToolChain
 from gent_yaml.write import yaml_key
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from gent_core.testing import KIT_TOOLS, ChainConformance
+from gent_core.testing import KIT_TOOLS, ChainConformance, profile_examples
 from gent_core.toolchain import ToolCall
 from gent_core.toolkit import MAX_CALLS, GrammarBuilder, GrammarMatcher, check_gbnf
 from gent_core.tools.base import Tool
@@ -86,7 +86,7 @@ LINES = st.lists(
 
 
 @given(lines=LINES, final_break=st.booleans())
-@settings(max_examples=300, deadline=None)
+@profile_examples(300)
 def test_any_multi_line_text_comes_back_exactly(lines: list[str], final_break: bool) -> None:
     chain = YAMLToolChain(KIT_TOOLS)
     content = "\n".join(lines) + ("\n" if final_break else "")

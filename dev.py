@@ -80,11 +80,14 @@ them without it, and their tests that need it are marked ``slow`` or ``llama``."
 
 def build_env() -> dict[str, str]:
     """The environment for ``pip install``: llama-cpp-python (no wheel on PyPI provides it
-    with a llama.cpp that loads Gemma 3) compiled on every core. Building it without its
-    multimodal library (``CMAKE_ARGS=-DLLAVA_BUILD=OFF``, 127 of 178 files) is yours to set:
-    not yet shown to give a ``llama_cpp.server`` that imports."""
+    with a llama.cpp that loads Gemma 3) compiled on every core, without its multimodal
+    library (``CMAKE_ARGS=-DLLAVA_BUILD=OFF``: 127 compile steps instead of 178 for 0.3.36;
+    nothing here uses images, and ``llama_cpp.server`` imports and serves text without it).
+    A ``CMAKE_ARGS`` of your own is kept as it is. pip keeps the wheel it built in its cache,
+    so only the first install on a machine compiles."""
     env = dict(os.environ)
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 1))
+    env.setdefault("CMAKE_ARGS", "-DLLAVA_BUILD=OFF")
     return env
 
 

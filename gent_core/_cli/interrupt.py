@@ -97,7 +97,11 @@ class _Interrupts:
         self.finished.set()
         escalation = self.escalation
         if escalation is not None:
-            escalation.join()
+            # A second Ctrl-C can interrupt the first one's ``start()`` before the thread
+            # reports it started: ``join`` then refuses it, and the thread, if it runs at
+            # all, finds ``finished`` set and sends nothing.
+            with contextlib.suppress(RuntimeError):
+                escalation.join()
 
     def _escalate(self) -> None:
         """Interrupt the main thread unless the command ends within the grace."""

@@ -196,3 +196,29 @@ def test_agent_run_after_tools_that_swallow_their_cancellation_prints_no_error(
     assert done.returncode == 0, done.stderr
     assert done.stdout == "done\n"
     assert done.stderr == ""
+
+
+def test_an_escalation_interrupted_before_it_started_ends_the_command_cleanly() -> None:
+    """A second Ctrl-C can land inside the first one's ``Thread.start()``, before the thread
+    reports it started; finishing the command must not raise, and the escalation, if its
+    thread runs afterwards, sends no signal."""
+    import asyncio
+    import threading
+
+    from gent_core._cli.interrupt import _Interrupts
+
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    loop = asyncio.new_event_loop()
+    try:
+        interrupts = _Interrupts(loop, grace=0.0)
+        late = threading.Thread(target=interrupts._escalate)
+        interrupts.escalation = late  # created, never reported started
+        interrupts.finish()
+        late.start()
+        late.join()
+        time.sleep(0)  # let a pending signal's handler run
+        assert received == []
+    finally:
+        loop.close()
+        signal.signal(signal.SIGINT, previous)

@@ -98,6 +98,11 @@ MODEL_MARKER = "model"
 """The marker (pyproject.toml) of the slow tests that run a real model: ``test`` runs them one
 at a time, the other slow tests on two workers."""
 
+ALONE_MARKER = "alone"
+"""The marker of the slow tests that send signals and wait for processes to end: one at a
+time too (with a second worker beside them, a SIGTERM at ``gent chat``'s prompt once went
+unanswered for 60 s)."""
+
 FAST_PROFILE = "gent-fast"
 """The hypothesis profile (conftest.py: a quarter of the examples) of ``test --fast`` and
 of the other Pythons' runs; the main run of ``test`` keeps hypothesis's default."""
@@ -256,8 +261,9 @@ def test(fast: bool, extra: list[str]) -> None:
     # request's timeout when another worker runs beside it.
     pytest = [venv_bin("python"), "-m", "pytest", *pytest_targets(), "-p", "no:cacheprovider"]
     run(*pytest, "-m", "not slow", "-n", "2", *extra)
-    run(*pytest, "-m", f"slow and not {MODEL_MARKER}", "-n", "2", "--dist", "loadfile", *extra)
-    run(*pytest, "-m", f"slow and {MODEL_MARKER}", *extra)
+    one_at_a_time = f"({MODEL_MARKER} or {ALONE_MARKER})"
+    run(*pytest, "-m", f"slow and not {one_at_a_time}", "-n", "2", "--dist", "loadfile", *extra)
+    run(*pytest, "-m", f"slow and {one_at_a_time}", *extra)
 
 
 LOAD_CPUS = 2

@@ -91,7 +91,8 @@ class Terminal:
         """Wait for the command to exit (reading what it still writes); its exit status."""
         deadline = time.monotonic() + HANG_GUARD
         while self.status is None:
-            assert time.monotonic() < deadline, f"the command did not exit; saw:\n{self.seen}"
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"the command did not exit; saw:\n{self.seen}{self.stacks()}")
             with_output, _, _ = select.select([self.fd], [], [], 0.2)
             if with_output:
                 with contextlib.suppress(OSError):

@@ -23,7 +23,7 @@ import pytest
 from tests.cli.test_cli_chat import HANG_GUARD, Terminal, start_chat
 from tests.cli.test_cli_interrupt import INTERRUPTED, act, gent_run, scripted
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # signals and their timing: one at a time
 
 SIGNALS = pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
 

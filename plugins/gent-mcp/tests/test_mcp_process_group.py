@@ -12,7 +12,7 @@ from mcp_helpers import PYTHON, SERVERS, action, agent_config, agent_from, pid_a
 from gent_core import Agent
 from gent_core.testing import PluginSandbox
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # signals and their timing: one at a time
 
 FAMILY = SERVERS / "family_server.py"
 

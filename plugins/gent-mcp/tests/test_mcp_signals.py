@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_helpers import PYTHON, SERVERS, TOOLBOX, action, agent_config, pid_alive
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # signals and their timing: one at a time
 
 SPAWNER = SERVERS / "spawn_server.py"
 MARK = "GENT_SIGNAL_TEST_MARK"

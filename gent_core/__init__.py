@@ -27,7 +27,7 @@ _EXPORTS: dict[str, str] = {
     "build_plugin_manager": "gent_core._plugins.manager",
     "get_plugin_manager": "gent_core._plugins.manager",
     "Registry": "gent_core._plugins.registry",
-    "ComponentKind": "gent_core._plugins.registry",
+    "ComponentKind": "gent_core._plugins.kinds",
     "PluginSelection": "gent_core._plugins.manager",
     "Command": "gent_core._plugins.commands",
     "ToolCallDecision": "gent_core._plugins.decisions",
@@ -99,6 +99,11 @@ _EXPORTS: dict[str, str] = {
     "default_config": "gent_core._config",
     "load_config": "gent_core._config",
     "parse_config": "gent_core._config",
+    # running calls outside an agent, and writing their results as an observation
+    "execute_action": "gent_core._execution",
+    "execute_calls": "gent_core._execution",
+    "section_name_for": "gent_core._observation",
+    "truncate_output": "gent_core._observation",
     # errors
     "GentError": "gent_core.errors",
     "ConfigError": "gent_core.errors",
@@ -117,8 +122,11 @@ if TYPE_CHECKING:
         parse_config,
     )
     from gent_core._config.approval import ApprovalPolicy
+    from gent_core._execution import execute_action, execute_calls
+    from gent_core._observation import section_name_for, truncate_output
     from gent_core._plugins.commands import Command
     from gent_core._plugins.decisions import ToolCallDecision
+    from gent_core._plugins.kinds import ComponentKind
     from gent_core._plugins.manager import (
         GentPluginManager,
         InstalledPlugin,
@@ -128,7 +136,7 @@ if TYPE_CHECKING:
         get_plugin_manager,
         installed_plugins,
     )
-    from gent_core._plugins.registry import ComponentKind, Registry
+    from gent_core._plugins.registry import Registry
     from gent_core._terminations.text import TextTermination
     from gent_core._terminations.typed import JSONTermination
     from gent_core.context import Cancellation, Clipboard, ExecutionContext, Limits
@@ -262,6 +270,13 @@ __all__ = [
     "StepStarted",
     "ToolCallFinished",
     "ToolCallsStarted",
+    "execute_action",
+    "execute_calls",
+    "section_name_for",
+    "truncate_output",
+    # lazy package namespaces, as this one is (a plugin's own namespace uses them too)
+    "export_names",
+    "load_export",
 ]
 
 

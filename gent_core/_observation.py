@@ -8,7 +8,7 @@ import dataclasses
 import errno
 import os
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gent_core.errors import GentError, Location, ToolExecutionError
@@ -22,7 +22,6 @@ __all__ = [
     "PathRefused",
     "check_clipboard_files",
     "error_text",
-    "relative_path_problem",
     "resolve_real",
     "section_name_for",
     "truncate_output",
@@ -70,31 +69,6 @@ def section_name_for(tool_name: str) -> str:
 
 class PathRefused(ValueError):
     """A path that cannot be used inside the working directory; the message says why."""
-
-
-def relative_path_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a file inside a directory, judged on the text alone (no file
-    system): for paths given before the directory exists (a suite's files and file checks).
-
-    A slash and a backslash both separate parts. Refused: an empty path, a NUL byte, an
-    absolute path or one starting with a drive (``C:``), a ``..`` part, and a path that
-    names the directory itself (``.``, ``./``).
-
-    Returns:
-        What is wrong (``"it contains '..'"``), or ``None`` when ``name`` is acceptable.
-    """
-    if not name:
-        return "it is empty"
-    if "\x00" in name:
-        return "it contains a NUL byte"
-    posix = PurePosixPath(name.replace("\\", "/"))
-    if posix.is_absolute() or ":" in (posix.parts[0] if posix.parts else ""):
-        return "it is absolute (or starts with a drive)"
-    if ".." in posix.parts:
-        return "it contains '..', which leads out of the directory"
-    if not posix.parts:
-        return "it names the directory itself, not a file in it"
-    return None
 
 
 def resolve_real(path: Path) -> Path:

@@ -4,7 +4,6 @@ collection, and quoting model text in messages.
 Formats (``gent-xml``, ``gent-markdown``) scan model output with their own state machine; this
 module holds what they have in common so that plugins never import each other:
 
-* :func:`name_table` maps lower-cased section names to their registered spelling;
 * :func:`parse_attributes` / :func:`format_attributes` read and write ``key="value"`` lists
   (double quotes, single quotes or unquoted values; entities decoded);
   :func:`attribute_pairs` reads them as written, a key repeated included;
@@ -23,19 +22,17 @@ Nothing here uses a regular expression that can backtrack more than a bounded am
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gent_core.sections import (
     ParsedSection,
     ParseResult,
-    Section,
     SectionEnded,
     SectionEvent,
     SectionStarted,
     TextDelta,
-    section_names,
 )
 
 if TYPE_CHECKING:
@@ -47,7 +44,6 @@ __all__ = [
     "attribute_pairs",
     "format_attributes",
     "line_column",
-    "name_table",
     "parse_attributes",
     "quote_end",
     "quote_start",
@@ -65,14 +61,6 @@ _ATTRIBUTE_NAME = re.compile(r"[A-Za-z_:][-\w:.]*")
 _ATTRIBUTE_ESCAPES = str.maketrans(
     {"&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;"}
 )
-
-
-def name_table(sections: Sequence[Section | str]) -> dict[str, str]:
-    """Map each lower-cased section name to its registered name (the first one wins)."""
-    table: dict[str, str] = {}
-    for name in section_names(sections):
-        table.setdefault(name.lower(), name)
-    return table
 
 
 def parse_attributes(text: str) -> dict[str, str] | None:

@@ -3,7 +3,7 @@
 The one implementation of path confinement: the file tools (gent-tools-files) resolve and
 open every path with it, and the agent checks and reads clipboard files with it
 (:meth:`ExecutionContext.workspace <gent_core.context.ExecutionContext.workspace>`). Plugins
-use it as :class:`gent_core.toolkit.Workspace`.
+use it as :class:`gent_core.workspace.Workspace`.
 
 :meth:`Workspace.resolve` turns the path a model wrote into a :class:`Target` inside the
 working directory, or raises :class:`~gent_core._file_errors.PathRejectedError` saying what

@@ -260,7 +260,7 @@ class ExecutionContext:
     redact: Callable[[str], str] = field(default=_unchanged, repr=False)
 
     def workspace(self, tool: str) -> Workspace:
-        """The working directory as a :class:`~gent_core.toolkit.Workspace`: paths confined
+        """The working directory as a :class:`~gent_core.workspace.Workspace`: paths confined
         to it (``..``, absolute paths and symbolic links judged link by link) and opened
         without following a link. The clipboard's files are checked with it, and file tools
         use the same rules.

@@ -132,3 +132,4 @@ AgentEvent = (
     | AnswerReady
     | RunFinished
 )
+"""Any event of a run, as ``Agent.stream`` yields them and observers receive them."""

@@ -47,6 +47,7 @@ PROJECT_NAME = "gent"
 """The pluggy project name; also the entry-point group plugins are found in."""
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+"""The marker of gent's hook specifications (a plugin adding hooks uses it too)."""
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 __all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]

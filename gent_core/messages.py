@@ -36,6 +36,7 @@ __all__ = [
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
+"""Who wrote a message."""
 
 IMAGE_OMITTED = "[image omitted: this model does not accept images]"
 """What a model that does not accept images reads instead of an image (in chat messages
@@ -91,6 +92,7 @@ class ImagePart:
 
 
 ContentPart = TextPart | ImagePart
+"""One part of a message's content: text or an image."""
 
 
 def text_of(parts: Iterable[ContentPart]) -> str:

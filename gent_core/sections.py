@@ -229,3 +229,4 @@ class SectionEnded:
 
 
 SectionEvent = SectionStarted | TextDelta | SectionEnded
+"""What an incremental parser emits: a section opened, text inside it, a section closed."""

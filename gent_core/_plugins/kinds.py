@@ -13,6 +13,7 @@ __all__ = ["KINDS", "ComponentKind"]
 ComponentKind = Literal[
     "format", "toolchain", "termination", "tool", "model", "toolset", "middleware", "command"
 ]
+"""The kinds of component a plugin registers (the registry's sections)."""
 
 KINDS: tuple[ComponentKind, ...] = (
     "format",

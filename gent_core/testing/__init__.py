@@ -16,7 +16,8 @@ sees the plugins it registers or installs, never an answer remembered from earli
 Helpers usable anywhere: :class:`ScriptedModel` (a model that replays given outputs),
 :func:`stream_parse` (feed a format's incremental parser chunk by chunk) and
 :func:`run_tool` / :func:`run_tool_sync` (validate arguments and call one tool) and
-:func:`run_cli` (the ``gent`` command, in this process).
+:func:`run_cli` (the ``gent`` command, in this process), and :func:`load_transcript` (a run's
+JSONL transcript read back, to assert what a run recorded).
 
 Test doubles of the contracts (:mod:`gent_core.testing._doubles`): :class:`PlainFormat`, a
 format that writes ``[name]`` sections (to format observations and prompts) and reads
@@ -24,7 +25,8 @@ nothing, and :class:`StubChain`, a tool chain of bare tool names, one per line.
 
 The conformance kit (:mod:`gent_core.testing._conformance`): :class:`FormatConformance`,
 :class:`ChainConformance` and :class:`TerminationConformance`, pytest base classes a
-plugin's tests subclass to check its component against the contract, and
+plugin's tests subclass to check its component against the contract (with the tools they
+call, :data:`KIT_TOOLS`), and
 :func:`assert_linear` / :func:`count_steps` to check that work grows linearly by counting
 interpreter steps, never by reading a clock, and :func:`profile_examples` (a property's number
 of examples, scaled with the hypothesis profile in use) (the kit needs ``hypothesis``, loaded on
@@ -50,9 +52,11 @@ _EXPORTS: dict[str, str] = {
     "assert_linear": "gent_core.testing._conformance",
     "count_steps": "gent_core.testing._conformance",
     "profile_examples": "gent_core.testing._conformance",
+    "load_transcript": "gent_core._transcript.lines",
 }
 
 if TYPE_CHECKING:
+    from gent_core._transcript.lines import load_transcript
     from gent_core.testing._conformance import (
         KIT_TOOLS,
         ChainConformance,
@@ -73,6 +77,7 @@ __all__ = [
     "ScriptedModel",
     "StubChain",
     "TerminationConformance",
+    "load_transcript",
     "assert_linear",
     "count_steps",
     "profile_examples",

@@ -7,6 +7,9 @@
   (:func:`read_declarations`, :func:`load_declarations`);
 * :class:`Toolbox` groups method tools that share configuration or state;
 * :func:`describe_tool` renders a tool on one line for prompts;
+* schema helpers for tools built from foreign declarations (an MCP server's):
+  :func:`clean_schema`, :func:`check_tool_name` and :data:`TOOL_NAME_PATTERN`, and the
+  model-facing text of bad arguments (:func:`arguments_error`, :func:`not_an_object_problem`);
 * :func:`set_max_tool_threads` bounds the worker threads that run sync tools (process-wide).
 
 See ``docs/tools.md`` for a guide. Names load lazily (PEP 562), so importing the contract
@@ -40,10 +43,16 @@ _EXPORTS: dict[str, str] = {
     "standard_schema": "gent_core.tools._declarations",
     "set_max_tool_threads": "gent_core.tools._threads",
     "tool": "gent_core.tools._function",
+    # schema helpers
+    "TOOL_NAME_PATTERN": "gent_core.tools._function",
+    "arguments_error": "gent_core.tools._arguments",
+    "check_tool_name": "gent_core.tools._function",
+    "clean_schema": "gent_core.tools._schema",
+    "not_an_object_problem": "gent_core.tools._arguments",
 }
 
 if TYPE_CHECKING:
-    from gent_core.tools._arguments import ArgumentProblem
+    from gent_core.tools._arguments import ArgumentProblem, arguments_error, not_an_object_problem
     from gent_core.tools._basetool import BaseTool
     from gent_core.tools._declarations import (
         DeclarationError,
@@ -53,8 +62,9 @@ if TYPE_CHECKING:
     )
     from gent_core.tools._declared import DeclaredTool
     from gent_core.tools._describe import describe_signature, describe_tool, describe_tools
-    from gent_core.tools._function import FunctionTool, tool
+    from gent_core.tools._function import TOOL_NAME_PATTERN, FunctionTool, check_tool_name, tool
     from gent_core.tools._renamed import RenamedTool
+    from gent_core.tools._schema import clean_schema
     from gent_core.tools._threads import set_max_tool_threads
     from gent_core.tools._toolbox import Toolbox
     from gent_core.tools._validator import SchemaValidator
@@ -62,6 +72,7 @@ if TYPE_CHECKING:
     from gent_core.tools.result import ToolResult, ToolStatus
 
 __all__ = [
+    "TOOL_NAME_PATTERN",
     "DeclarationError",
     "ArgumentProblem",
     "BaseTool",
@@ -74,10 +85,14 @@ __all__ = [
     "ToolResult",
     "ToolStatus",
     "Toolbox",
+    "arguments_error",
+    "check_tool_name",
+    "clean_schema",
     "describe_signature",
     "describe_tool",
     "describe_tools",
     "load_declarations",
+    "not_an_object_problem",
     "read_declarations",
     "set_max_tool_threads",
     "standard_schema",

@@ -31,6 +31,7 @@ from gent_core.messages import ImagePart
 __all__ = ["ToolResult", "ToolStatus", "result_problems"]
 
 ToolStatus = Literal["success", "error"]
+"""Whether a tool call succeeded."""
 
 _STATUSES = ("success", "error")
 

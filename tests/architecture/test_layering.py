@@ -46,6 +46,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # Run records are values (the hooks pass them): below the agent that makes them.
             "gent_core._record_fields",
             "gent_core.records",
+            # the public toolkits of values: bounds and the workspace
+            "gent_core.bounds",
+            "gent_core.workspace",
         ),
     ),
     (
@@ -69,8 +72,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "toolkits over the contracts and built-in components",
         (
             "gent_core._textscan",
+            "gent_core.textscan",
             "gent_core._guidance",
+            "gent_core.guidance",
             "gent_core._grammar",
+            "gent_core.grammar",
             "gent_core._base_prompt",
             "gent_core._example_choice",
             # The system prompt's parts are what a config builds (and read only contracts):
@@ -97,7 +103,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._transcript",
         ),
     ),
-    ("configuration", ("gent_core._config",)),
+    ("configuration", ("gent_core._config", "gent_core.config")),
     ("execution and the agent loop", ("gent_core._execution", "gent_core._agent")),
     (
         "applications: command line, history, testing kit, the public namespace",
@@ -105,7 +111,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._cli",
             "gent_core._history",
             "gent_core.testing",
-            "gent_core.toolkit",
+            "gent_core.cliframe",
             "gent_core.__main__",
             "gent_core",
         ),

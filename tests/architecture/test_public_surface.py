@@ -1,8 +1,8 @@
 """The public surface (docs/architecture.md, "The public surface"): plugins import only it.
 
-Public are the ``gent_core`` namespace, the contract modules, the toolkit namespace and the
-testing kit (:data:`PUBLIC`). Every other module of ``gent_core`` is private by name: its
-dotted path has a part starting with ``_``. Two checks keep it so:
+Public are the ``gent_core`` namespace, the contract modules, the toolkits, the configuration
+API and the testing kit (:data:`PUBLIC`). Every other module of ``gent_core`` is private by
+name: its dotted path has a part starting with ``_``. Two checks keep it so:
 
 * every module of ``gent_core`` is either public or private by name, so nothing becomes a
   promise by accident;
@@ -41,8 +41,15 @@ PUBLIC: frozenset[str] = frozenset(
         "gent_core.tools.base",
         "gent_core.tools.result",
         "gent_core.toolsets",
-        # the toolkit for plugin authors, and the testing kit
-        "gent_core.toolkit",
+        # the toolkits for plugin authors, each with one job and a floor
+        "gent_core.bounds",
+        "gent_core.cliframe",
+        "gent_core.grammar",
+        "gent_core.guidance",
+        "gent_core.textscan",
+        "gent_core.workspace",
+        # the configuration API, and the testing kit
+        "gent_core.config",
         "gent_core.testing",
     }
 )
@@ -260,7 +267,7 @@ def test_the_check_finds_private_and_unknown_imports(tmp_path: Path) -> None:
         "import gent_core._agent\n"
         "from gent_core._serialize import dumps_json\n"
         "from gent_core import _cli\n"
-        "from gent_core.toolkit import dumps_json as ok\n"
+        "from gent_core.bounds import dumps_json as ok\n"
         "from gent_core import Agent\n"
         "def later():\n    from gent_core.tools._validator import SchemaValidator\n",
         encoding="utf-8",
@@ -273,11 +280,10 @@ def test_the_check_finds_private_and_unknown_imports(tmp_path: Path) -> None:
     ]
 
 
-def test_every_toolkit_and_namespace_name_resolves() -> None:
-    import gent_core.testing
-    import gent_core.toolkit
-    import gent_core.tools
+def test_every_public_name_resolves() -> None:
+    import importlib
 
-    for namespace in (gent_core, gent_core.toolkit, gent_core.tools, gent_core.testing):
-        for name in namespace.__all__:
-            assert getattr(namespace, name) is not None, f"{namespace.__name__}.{name}"
+    for module_name in sorted(PUBLIC):
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{module_name}.{name}"

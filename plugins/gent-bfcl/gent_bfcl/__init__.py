@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.toolkit import export_names, load_export
+from gent_core import export_names, load_export
 
 # Names load lazily: gent loads this package to find its plugin module, and the checker,
 # the data reader and the tool machinery they import are needed only when BFCL runs.

@@ -136,7 +136,7 @@ def _configurations(args: argparse.Namespace) -> list[Any]:
 
     from gent_bfcl.agentrun import AgentConfiguration
     from gent_core import default_config, load_config
-    from gent_core.toolkit import parse_assignment
+    from gent_core.config import parse_assignment
 
     configs = [(str(path), load_config(path)) for path in args.configs] or [
         ("gent", default_config())

@@ -37,7 +37,7 @@ from typing import Any
 
 from gent_bfcl.categories import check_kind
 from gent_core import GentError, Location
-from gent_core.toolkit import probe_path
+from gent_core.workspace import probe_path
 
 __all__ = [
     "DISTRIBUTION",

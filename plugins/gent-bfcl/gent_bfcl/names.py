@@ -1,7 +1,7 @@
 """BFCL function names as gent tool names, and back: the same names.
 
 BFCL names functions after Python paths (``math.factorial``, ``requests.get``). gent tool
-names may hold dots (:data:`gent_core.toolkit.TOOL_NAME_PATTERN`), and every shipped
+names may hold dots (:data:`gent_core.tools.TOOL_NAME_PATTERN`), and every shipped
 format and tool chain writes and reads them as they are, so the model sees BFCL's name and
 writes it back: no mapping. (BFCL's own handlers replace ``.`` with ``_`` for providers whose
 function names cannot hold dots, which cannot be undone.) The agreement test checks that every
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from gent_core.toolkit import check_tool_name
+from gent_core.tools import check_tool_name
 
 __all__ = ["API_NAME", "APINames", "from_gent_name", "to_gent_name"]
 

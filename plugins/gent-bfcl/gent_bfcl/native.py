@@ -97,8 +97,8 @@ class ChatServer:
     secret: str | None = field(default=None, repr=False)
 
     def redact(self, text: str) -> str:
-        """``text`` with the API key masked (gent's :class:`~gent_core.toolkit.Redactor`)."""
-        from gent_core.toolkit import Redactor
+        """``text`` with the API key masked (gent's :class:`~gent_core.cliframe.Redactor`)."""
+        from gent_core.cliframe import Redactor
 
         return Redactor([self.secret] if self.secret else ()).redact(text)
 
@@ -191,7 +191,7 @@ def native_body(
 
 
 def _arguments(name: str, arguments: Any) -> dict[str, Any]:
-    from gent_core.toolkit import read_json
+    from gent_core.bounds import read_json
 
     if isinstance(arguments, str):
         if not arguments.strip():

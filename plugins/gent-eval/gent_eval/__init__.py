@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.toolkit import export_names, load_export
+from gent_core import export_names, load_export
 
 _EXPORTS = {
     "BUILTIN_CHECKS": "gent_eval.checks",

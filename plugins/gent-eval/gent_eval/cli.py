@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core.cliframe import HelpFormatter, run_command
 from gent_core.errors import GentError, InputError
-from gent_core.toolkit import HelpFormatter, run_command
 
 if TYPE_CHECKING:
     from gent_eval.configs import Configuration
@@ -70,17 +70,23 @@ examples:
 """
 
 
+def _default_agent_help() -> str:
+    """The built-in agent's config without its comments, indented for the help text."""
+    from gent_core.config import default_agent_yaml
+
+    body = [line for line in default_agent_yaml().splitlines() if not line.startswith("#")]
+    return "\n".join(f"  {line}" for line in body if line.strip())
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``gent eval``.
 
     Long because it is a flat table: one ``add_argument`` per option, in the order of the help.
     """
-    from gent_core.toolkit import default_agent_help
-
     # The sources are not looked up here: building the parser (gent --help, completion)
     # must not call plugins' hooks.
     sources = "bfcl: with gent-bfcl, for instance"
-    parser.description = _DESCRIPTION.format(default_agent=default_agent_help(), sources=sources)
+    parser.description = _DESCRIPTION.format(default_agent=_default_agent_help(), sources=sources)
     parser.epilog = _EXAMPLE
     parser.formatter_class = HelpFormatter
     parser.add_argument(
@@ -255,7 +261,7 @@ def _rate(text: str) -> float:
 
 
 def _error(message: str, cause: BaseException | type[BaseException] | None = None) -> int:
-    from gent_core.toolkit import Output, UsageError
+    from gent_core.cliframe import Output, UsageError
 
     Output().error("gent eval", message, cause=cause if cause is not None else UsageError)
     return EXIT_USAGE
@@ -265,7 +271,7 @@ class _Progress:
     """Progress on stderr: a rich progress bar per configuration, or one line each."""
 
     def __init__(self, enabled: bool, *, no_color: bool = False) -> None:
-        from gent_core.toolkit import is_terminal, rich_console
+        from gent_core.cliframe import is_terminal, rich_console
 
         self.console = rich_console(stderr=True, no_color=no_color)
         self.bars: Any = None
@@ -340,7 +346,7 @@ def _print_rows(
     from rich.table import Table
     from rich.text import Text
 
-    from gent_core.toolkit import is_terminal, rich_console
+    from gent_core.cliframe import is_terminal, rich_console
 
     width = (
         None if is_terminal(sys.stdout) else max(shutil.get_terminal_size((160, 24)).columns, 160)
@@ -578,7 +584,7 @@ def _source(suite: str) -> tuple[str, str, SuiteLoader] | None:
     """``(prefix, selector, loader)`` when ``suite`` names a suite source, ``None`` for a
     file (a file of that name wins over a source).
     """
-    from gent_core.toolkit import probe_path
+    from gent_core.workspace import probe_path
     from gent_eval.extensions import suite_sources
 
     match = _SOURCE.fullmatch(suite)

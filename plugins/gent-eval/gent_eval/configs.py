@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from gent_core import LoadedConfig, apply_overrides, default_config
+from gent_core.config import default_agent_yaml, parse_assignment, show_value
 from gent_core.errors import ConfigError, ConfigProblem
-from gent_core.toolkit import default_agent_yaml, parse_assignment, show_value
 
 __all__ = [
     "DEFAULT_CONFIG",

@@ -1,6 +1,6 @@
 """Reading a suite file: YAML -> :class:`~gent_eval.suite.Suite`, every problem at once.
 
-The YAML is read with the config's reader (:func:`gent_core.toolkit.read_document`: safe, no Python
+The YAML is read with the config's reader (:func:`gent_core.config.read_document`: safe, no Python
 tags, each value's line recorded, ``${VAR}`` expanded), validated with pydantic, and every
 problem is worded by the config's helpers, so a suite error reads like a config error::
 
@@ -18,21 +18,20 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
-from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
-from gent_core.toolkit import (
-    SUITE_FILE,
+from gent_core.bounds import SUITE_FILE, read_text_file
+from gent_core.config import (
     KeyPath,
     Mark,
     YAMLSyntaxError,
     format_key,
     problems_from_validation_error,
     read_document,
-    read_text_file,
-    relative_path_problem,
     syntax_problem,
     unknown_problem,
 )
+from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 from gent_eval.checks import Check, PythonCheck
+from gent_eval.paths import relative_path_problem
 from gent_eval.suite import Suite, SuiteModel, Task, TaskModel
 
 __all__ = ["SuiteError", "load_suite", "parse_suite"]
@@ -306,7 +305,7 @@ def load_suite(
     """Read and validate the suite file at ``path``.
 
     ``python`` checks' modules are looked for in the file's directory too. The file may be at
-    most 4 MiB (:data:`gent_core.toolkit.SUITE_FILE`; the environment variable
+    most 4 MiB (:data:`gent_core.bounds.SUITE_FILE`; the environment variable
     ``GENT_MAX_SUITE_SIZE`` changes it); its size is checked before it is read.
 
     Raises:

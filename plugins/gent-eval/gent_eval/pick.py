@@ -69,7 +69,7 @@ def baseline_lines(label: str, score: float, baselines: Mapping[str, float]) -> 
 
 
 def _source_text(configuration: Configuration) -> str:
-    from gent_core.toolkit import default_agent_yaml
+    from gent_core.config import default_agent_yaml
 
     if configuration.source == "<default agent>":
         return default_agent_yaml()
@@ -94,7 +94,7 @@ def picked_config(
         OSError: When the original config file cannot be read again.
         ValueError: When a matrix key cannot be set in the file's data.
     """
-    from gent_core.toolkit import set_config_key
+    from gent_core.config import set_config_key
 
     data: Any = yaml.safe_load(_source_text(configuration)) or {}
     if not isinstance(data, dict):

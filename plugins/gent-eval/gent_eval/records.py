@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from gent_core.toolkit import to_jsonable
+from gent_core.bounds import to_jsonable
 from gent_eval.checks import CheckOutcome
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from gent_core.toolkit import format_tokens
+from gent_core.records import format_tokens
 from gent_eval.records import EvalResult, RunRecord
 from gent_eval.stats import ConfigurationSummary
 

@@ -35,7 +35,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from gent_core.toolkit import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
+from gent_core.config import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
 from gent_eval.checks import Check
 
 __all__ = ["Suite", "SuiteModel", "Task", "TaskModel"]

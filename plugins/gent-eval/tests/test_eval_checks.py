@@ -21,7 +21,7 @@ from gent_eval.checks import (
     numbers_in,
 )
 
-from gent_core.toolkit import set_pattern_timeout
+from gent_core.bounds import set_pattern_timeout
 
 CLOCK = {"datetime": "2031-02-03T04:05:06+09:00", "timezone": "Asia/Tokyo", "weekday": "Monday"}
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from gent_core.testing import run_cli as main
-from gent_core.toolkit import TIMEOUT_VARIABLE
 
 HOURS = "a" * 100 + "b"
 
@@ -30,7 +29,7 @@ def test_a_catastrophic_regex_check_fails_at_its_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv(TIMEOUT_VARIABLE, "0.2")
+    monkeypatch.setenv("GENT_PATTERN_TIMEOUT", "0.2")  # documented in docs/limits.md
     (tmp_path / "suite.yaml").write_text(SUITE)
     answer = json.dumps(f"<answer>{HOURS}</answer>")
     (tmp_path / "agent.yaml").write_text(

@@ -124,7 +124,7 @@ def test_eval_uses_the_core_default_agent_and_its_override_mechanism() -> None:
     from gent_eval import configs as eval_configs
 
     from gent_core import apply_overrides
-    from gent_core.toolkit import default_agent_yaml
+    from gent_core.config import default_agent_yaml
 
     assert default_agent_yaml() == eval_configs.DEFAULT_CONFIG
     assert eval_configs.apply_overrides is apply_overrides  # one mechanism, not two

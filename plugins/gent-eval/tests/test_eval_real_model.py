@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gent_core.toolkit import load_transcript
+from gent_core.testing import load_transcript
 
 ROOT = Path(__file__).resolve().parents[3]
 SLICE = ["divide-144-by-12", "multiply-37-43", "date-tokyo", "weekday-london"]

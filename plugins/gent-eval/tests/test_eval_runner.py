@@ -13,7 +13,7 @@ from gent_eval.records import RunRecord
 from gent_eval.runner import EvalRunner, concurrency_limit
 
 from gent_core import ConfigError
-from gent_core.toolkit import load_transcript
+from gent_core.testing import load_transcript
 
 SUITE = """\
 tasks:

@@ -7,7 +7,7 @@ OpenAI wrapper ``{"type": "function", "function": {...}}`` is unwrapped. Keys ``
 ``type`` are ignored. A call without an arguments key takes no arguments; other keys are then
 an error (the model probably meant them as arguments, which is not guessed).
 
-Arguments must respect the bounds of every gent value (:func:`gent_core.toolkit.check_value`:
+Arguments must respect the bounds of every gent value (:func:`gent_core.bounds.check_value`:
 at most 100 levels of nesting, integers of at most 4,300 digits, no ``NaN`` or infinity);
 a call that does not is malformed, so the model is told and nothing runs.
 """
@@ -18,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gent_core.bounds import ValueBoundsError, check_value
 from gent_core.errors import Location, MissingToolNameError, ParseError
+from gent_core.textscan import quote_start
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import ValueBoundsError, check_value, quote_start
 from gent_json.lenient import JSON_CALL_FORM, parse_json_value
 from gent_json.tolerant import TolerantJSONError
 

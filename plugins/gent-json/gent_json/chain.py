@@ -6,13 +6,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gent_core.bounds import dumps_json
+from gent_core.guidance import call_guidance
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import call_guidance, dumps_json
 from gent_core.tools.base import Tool
 from gent_json.reading import read_json_calls
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["JSONToolChain"]
 

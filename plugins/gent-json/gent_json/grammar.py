@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gent_core.toolkit import (
+from gent_core.grammar import (
     CallableTool,
     GrammarBuilder,
     JSONSchemaConverter,
@@ -26,7 +26,7 @@ def json_calls(builder: GrammarBuilder, tools: Sequence[CallableTool]) -> str:
 
     The rule accepts one call object or an array of up to
     ``builder.max_calls`` call objects (the agent's ``limits.max_calls_per_action``;
-    :data:`~gent_core.toolkit.MAX_CALLS` by default); each names one of ``tools`` and has
+    :data:`~gent_core.grammar.MAX_CALLS` by default); each names one of ``tools`` and has
     arguments valid for that tool's schema. Strings never hold the texts the format must not
     see (``builder.avoid``).
     """

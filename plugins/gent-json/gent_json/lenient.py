@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from gent_core.errors import InvalidJSONError, Location, TruncatedCallError
-from gent_core.toolkit import line_column, quote_end, snippet_at
+from gent_core.textscan import line_column, quote_end, snippet_at
 from gent_json.spans import Span, scan
 from gent_json.tolerant import TolerantJSONError
 from gent_json.tolerant import loads as tolerant_loads

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gent_core.errors import InvalidJSONError, Location
+from gent_core.textscan import quote_start
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import quote_start
 from gent_json.calls import JSON_SYNTAX, calls_from_values
 from gent_json.fences import is_blank
 from gent_json.lenient import JSON_CALL_FORM, find_json_values

@@ -11,7 +11,7 @@ Beyond strict JSON it accepts:
 Nothing else is guessed: keys must be quoted, values must be JSON values. The parser is a
 tokenizer plus a recursive-descent reader with a nesting limit; it never calls ``eval`` and
 runs in time linear in the input. Integers longer than
-:data:`~gent_core.toolkit.MAX_INT_DIGITS` digits are refused rather than converted.
+:data:`~gent_core.bounds.MAX_INT_DIGITS` digits are refused rather than converted.
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gent_core.toolkit import MAX_DEPTH as VALUE_MAX_DEPTH
-from gent_core.toolkit import MAX_INT_DIGITS
+from gent_core.bounds import MAX_DEPTH as VALUE_MAX_DEPTH
+from gent_core.bounds import MAX_INT_DIGITS
 
 __all__ = ["MAX_DEPTH", "TolerantJSONError", "loads"]
 
 MAX_DEPTH = VALUE_MAX_DEPTH + 3
 """Deepest nesting of objects and lists accepted: arguments may nest
-:data:`gent_core.toolkit.MAX_DEPTH` levels inside a list of calls, a call object and an
+:data:`gent_core.bounds.MAX_DEPTH` levels inside a list of calls, a call object and an
 OpenAI-style ``function`` wrapper."""
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")

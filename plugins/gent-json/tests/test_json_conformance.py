@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from gent_json import JSONToolChain
 
+from gent_core.grammar import MAX_CALLS, GrammarBuilder, GrammarMatcher, check_gbnf
 from gent_core.testing import KIT_TOOLS, ChainConformance
-from gent_core.toolkit import MAX_CALLS, GrammarBuilder, GrammarMatcher, check_gbnf
 from gent_core.tools.base import Tool
 
 

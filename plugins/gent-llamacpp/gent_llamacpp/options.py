@@ -62,6 +62,6 @@ def parse_options(options: dict[str, object]) -> LlamaCppOptions:
     Raises:
         ConfigError: Naming every invalid or unknown option and what is accepted.
     """
-    from gent_core.toolkit import parse_options_model
+    from gent_core.config import parse_options_model
 
     return parse_options_model(LlamaCppOptions, options, plugin="llamacpp")

@@ -11,8 +11,8 @@ import pytest
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, llama_accepts, make_structure
 
 from gent_core import JSONTermination
+from gent_core.grammar import GrammarMatcher, build_agent_grammar, check_gbnf, sample
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import GrammarMatcher, build_agent_grammar, check_gbnf, sample
 
 COMBINATIONS = list(itertools.product(FORMATS, CHAINS, ["text", "json"]))
 

@@ -19,16 +19,11 @@ from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
 
 from gent_core import JSONTermination
 from gent_core.errors import ConfigError, ModelError
+from gent_core.grammar import GrammarMatcher, build_agent_grammar
+from gent_core.guidance import TRANSCRIPT_STOP, example_arguments, render_prompt
 from gent_core.messages import Message
 from gent_core.model import ModelIdentity, ModelRequest
 from gent_core.sections import FormattedSection
-from gent_core.toolkit import (
-    TRANSCRIPT_STOP,
-    GrammarMatcher,
-    build_agent_grammar,
-    example_arguments,
-    render_prompt,
-)
 
 
 def run_matcher(stops: list[str], pieces: list[str]) -> tuple[str, bool]:

@@ -57,13 +57,13 @@ from typing import TYPE_CHECKING
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
+from gent_core.textscan import format_attributes
 from gent_core.toolchain import has_toolchain
-from gent_core.toolkit import format_attributes
 from gent_markdown.lines import MAX_LINE_LENGTH, needs_verbatim, verbatim_block
 from gent_markdown.scanner import MarkdownScanner
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["MarkdownFormat"]
 

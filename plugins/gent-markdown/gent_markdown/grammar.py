@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gent_core.toolkit import GrammarBuilder
+from gent_core.grammar import GrammarBuilder
 
 __all__ = ["markdown_text"]
 

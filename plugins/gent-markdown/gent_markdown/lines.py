@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gent_core.toolkit import EMPTY_ATTRIBUTES, parse_attributes
+from gent_core.textscan import EMPTY_ATTRIBUTES, parse_attributes
 
 __all__ = [
     "MAX_LINE_LENGTH",

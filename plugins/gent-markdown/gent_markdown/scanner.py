@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from gent_core.errors import GentError
 from gent_core.formats import IncrementalParser
 from gent_core.sections import ParseResult, SectionEvent, TextDelta
-from gent_core.toolkit import EMPTY_ATTRIBUTES, SectionCollector
+from gent_core.textscan import EMPTY_ATTRIBUTES, SectionCollector
 from gent_markdown.lines import (
     MAX_LINE_LENGTH,
     fence_close,
@@ -157,7 +157,7 @@ class MarkdownScanner(IncrementalParser):
 
     def _rescan(self, at: int) -> MarkdownScanner:
         """The scanner that reads the held text again from offset ``at``, by the plain rules
-        (see :meth:`~gent_core.toolkit.SectionCollector.read_held_again`).
+        (see :meth:`~gent_core.textscan.SectionCollector.read_held_again`).
         """
         return MarkdownScanner(
             self._names,

@@ -29,9 +29,10 @@ import mimetypes
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core import execute_calls
+from gent_core.bounds import dumps_json, to_json_data
 from gent_core.context import ExecutionContext
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import dumps_json, execute_calls, to_json_data
 
 if TYPE_CHECKING:
     import mcp_types

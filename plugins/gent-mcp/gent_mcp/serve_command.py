@@ -14,8 +14,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from gent_core.cliframe import Output, run_command
 from gent_core.errors import GentError
-from gent_core.toolkit import Output, run_command
 
 if TYPE_CHECKING:
     from gent_core import Agent

@@ -14,13 +14,13 @@ alone) on both sides:
     object, a list, ``null``, ``1.5``: the SDK would take it for a notification and
     never answer): ``-32600`` (invalid request) with the id ``null``;
   - params holding a value JSON-RPC cannot carry to a tool — an integer of more than
-    :data:`~gent_core.toolkit.MAX_INT_DIGITS` digits, a lone surrogate (``"\ud800"``), a
+    :data:`~gent_core.bounds.MAX_INT_DIGITS` digits, a lone surrogate (``"\ud800"``), a
     number out of range, ``NaN`` or ``Infinity`` (the SDK's parser reads them, but JSON from
     outside is strict JSON): ``-32602`` (invalid params), naming where;
   - anything else that is not a JSON-RPC request: ``-32600`` (invalid request);
 
   the answer carries the request's id when it can be read (a string, or an integer of at
-  most :data:`~gent_core.toolkit.MAX_INT_DIGITS` digits), else ``null``. Every refused line
+  most :data:`~gent_core.bounds.MAX_INT_DIGITS` digits), else ``null``. Every refused line
   is logged (logger ``gent.mcp``);
 * a message that cannot be written as JSON becomes ``-32603`` (internal error) for the same
   request id.
@@ -43,7 +43,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from gent_core.toolkit import MAX_INT_DIGITS
+from gent_core.bounds import MAX_INT_DIGITS
 
 if TYPE_CHECKING:
     import mcp_types

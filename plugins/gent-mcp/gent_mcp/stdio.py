@@ -14,7 +14,7 @@ closes, whatever the server did:
 The messages are newline-delimited JSON-RPC, as the SDK's client reads and writes them; a line
 that is not a JSON-RPC message reaches the session as an exception (the SDK's way), except a
 reply the SDK cannot read, which fails its call at once (:mod:`gent_mcp.replies`). Lines are
-read through :func:`gent_core.toolkit.bounded_lines`: a line longer than ``max_line_chars`` (a
+read through :func:`gent_core.bounds.bounded_lines`: a line longer than ``max_line_chars`` (a
 server writing without end) closes the connection instead of filling the memory.
 
 On Windows the SDK's own transport is used: it puts the server in a Job Object whose closing
@@ -172,7 +172,7 @@ async def _read_stdout(
     import anyio
     from anyio.streams.text import TextReceiveStream
 
-    from gent_core.toolkit import LineTooLongError, bounded_lines
+    from gent_core.bounds import LineTooLongError, bounded_lines
 
     assert process.stdout is not None
     lines = bounded_lines(TextReceiveStream(process.stdout, errors="replace"), max_line_chars)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gent_core.errors import Location, ToolExecutionError
-from gent_core.toolkit import (
+from gent_core.tools import (
     SchemaValidator,
     arguments_error,
     describe_signature,
@@ -27,7 +27,7 @@ class MCPTool(Tool):
     """A tool whose calls go to an MCP server.
 
     Arguments are checked against the server's input schema with gent's own validator
-    (:class:`~gent_core.toolkit.SchemaValidator`) before anything is sent, so the
+    (:class:`~gent_core.tools.SchemaValidator`) before anything is sent, so the
     model gets the same worded argument errors as for any gent tool.
 
     Args:

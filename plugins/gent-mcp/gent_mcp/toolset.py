@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gent_core.config import parse_options_model
 from gent_core.errors import GentError, describe_error
-from gent_core.toolkit import TOOL_NAME_PATTERN, SchemaValidator, clean_schema, parse_options_model
+from gent_core.tools import TOOL_NAME_PATTERN, SchemaValidator, clean_schema
 from gent_core.toolsets import Toolset
 from gent_mcp.options import MCPOptions
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gent_core.guidance import call_guidance
+from gent_core.textscan import format_attributes
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import call_guidance, format_attributes
 from gent_natural.tagcalls import read_tag_calls, write_tag_calls
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
     from gent_core.tools.base import Tool
 
 __all__ = ["NaturalToolChain"]
@@ -91,7 +92,7 @@ class NaturalToolChain(ToolChain):
         """
         if not self.tools:
             return None
-        from gent_core.toolkit import JSONSchemaConverter, arguments_schema, repeat_calls
+        from gent_core.grammar import JSONSchemaConverter, arguments_schema, repeat_calls
 
         converter = JSONSchemaConverter(builder, flavor="json", xml_safe=True)
         alternatives = []

@@ -129,10 +129,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _read(path: str) -> tuple[str, str]:
     """The input text and how to name it in messages (at most the conversation file size
-    limit: :data:`gent_core.toolkit.CONVERSATION_FILE`).
+    limit: :data:`gent_core.bounds.CONVERSATION_FILE`).
     """
+    from gent_core.bounds import CONVERSATION_FILE, read_file, read_stream
     from gent_core.errors import InputError as BoundsError
-    from gent_core.toolkit import CONVERSATION_FILE, read_file, read_stream
 
     name = "standard input" if path == "-" else path
     try:
@@ -154,11 +154,11 @@ def _read(path: str) -> tuple[str, str]:
 
 def _parse_json(text: str, name: str) -> tuple[list[Any], list[int]]:
     """The messages as data, and the line each starts on (for messages); read within gent's
-    bounds (:func:`gent_core.toolkit.read_json`).
+    bounds (:func:`gent_core.bounds.read_json`).
     """
+    from gent_core.bounds import read_json
     from gent_core.errors import InputError as BoundsError
     from gent_core.errors import InputSyntaxError
-    from gent_core.toolkit import read_json
 
     def read(text: str, source: str) -> Any:
         try:
@@ -197,7 +197,7 @@ def _messages(data: list[Any], lines: list[int], name: str) -> list[Message]:
 
 def read_messages(text: str, name: str) -> list[Message]:
     """The OpenAI chat messages in ``text`` (a JSON array, or JSONL with one message per
-    line), read within gent's bounds (:func:`gent_core.toolkit.read_json`).
+    line), read within gent's bounds (:func:`gent_core.bounds.read_json`).
 
     Args:
         text: The input.
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
     """Convert the input and print it; return 0, or 1 on bad input."""
     import logging
 
-    from gent_core.toolkit import write_json
+    from gent_core.bounds import write_json
     from gent_natural.openai_writer import messages_to_openai
 
     # the problems are printed below; the library's warnings would repeat them

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gent_core.cliframe import docs_url
 from gent_core.errors import GentError
 from gent_core.hookspecs import hookimpl
-from gent_core.toolkit import docs_url
 from gent_natural.native_to_text import convert_to_text
 from gent_natural.options import NaturalOptions
 

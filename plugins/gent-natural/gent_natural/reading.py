@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from gent_json import calls_from_values, find_json_values, normalize_call, scan
 
+from gent_core.bounds import ValueBoundsError, check_value
 from gent_core.errors import GentError, describe_error
-from gent_core.toolkit import ValueBoundsError, check_value
 from gent_natural.scanner import Element
 from gent_natural.tags import CALL_TAG, MISSING_RESULT, RESPONSE_TAG, strip_joiners
 

@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gent_core import truncate_output
 from gent_core.messages import ContentPart, ImagePart, Message, TextPart
-from gent_core.toolkit import truncate_output
 from gent_natural.grouping import CallPair, MessageGroup, TurnStep
 from gent_natural.options import NaturalOptions
 from gent_natural.tags import MISSING_RESULT

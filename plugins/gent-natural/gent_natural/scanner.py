@@ -14,7 +14,7 @@
 Each character is examined a bounded number of times (a held tag start is never re-read), so
 the work is linear in the length of the stream however it is chunked. An opening tag is
 ``<tool_call`` or ``<tool_response`` (any case) followed by attributes
-(:func:`gent_core.toolkit.parse_attributes`) and ``>``; the first ``>`` ends it and a ``<``
+(:func:`gent_core.textscan.parse_attributes`) and ``>``; the first ``>`` ends it and a ``<``
 before it makes it text. An attribute written twice is reported (:attr:`Element.repeated`),
 so a reader can refuse it instead of taking one of the values.
 """
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
-from gent_core.toolkit import attribute_pairs
+from gent_core.textscan import attribute_pairs
 from gent_natural.tags import (
     CALL_TAG,
     CDATA_CLOSE,

@@ -18,9 +18,9 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gent_core import section_name_for
 from gent_core.errors import GentError
 from gent_core.sections import ParsedSection, SectionEnded, SectionEvent, TextDelta
-from gent_core.toolkit import section_name_for
 from gent_natural.scanner import BrokenElement, Element, ProseText, ScanEvent
 from gent_natural.tags import CALL_TAG, RESPONSE_TAG
 

@@ -17,8 +17,8 @@ from gent_core.errors import (
     ParseError,
     TruncatedCallError,
 )
+from gent_core.textscan import quote_start
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import quote_start
 from gent_natural.reading import MalformedCall, NotACall, read_call
 from gent_natural.scanner import BrokenElement, Element, ProseText, TagScanner
 from gent_natural.tags import CALL_TAG, write_element

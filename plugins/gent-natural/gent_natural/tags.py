@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal
 
-from gent_core.toolkit import format_attributes
+from gent_core.textscan import format_attributes
 
 __all__ = [
     "CALL_TAG",

@@ -14,9 +14,10 @@ from natural_helpers import TOOLS
 from gent_core import Agent
 from gent_core.errors import GentError, InvalidJSONError, MissingToolNameError, TruncatedCallError
 from gent_core.formats import TextFormat
+from gent_core.grammar import GrammarBuilder, GrammarMatcher
+from gent_core.guidance import guidance_calls
 from gent_core.testing import PluginSandbox, ScriptedModel
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import GrammarBuilder, GrammarMatcher, guidance_calls
 
 
 def test_reads_every_tag_and_ignores_prose_around_them() -> None:

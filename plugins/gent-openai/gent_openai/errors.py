@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gent_core.cliframe import Redactor
 from gent_core.errors import Location, ModelError
-from gent_core.toolkit import Redactor
 
 __all__ = ["RETRY_STATUSES", "redact", "server_message", "status_error"]
 
@@ -19,7 +19,7 @@ _MAX_MESSAGE = 500
 
 def redact(text: str, secret: str | None) -> str:
     """Return ``text`` with the API key masked as gent masks credentials in free text
-    (:meth:`~gent_core.toolkit.Redactor.redact`: a key of 8 characters or more, and URL
+    (:meth:`~gent_core.cliframe.Redactor.redact`: a key of 8 characters or more, and URL
     passwords; a shorter key such as ``none`` is a placeholder, never searched for).
     """
     return Redactor([secret] if secret else ()).redact(text)

@@ -129,6 +129,6 @@ def parse_options(options: dict[str, Any]) -> OpenAIOptions:
         ConfigError: Naming every invalid or unknown option and what is accepted; the
             values given are never quoted (one may be the API key).
     """
-    from gent_core.toolkit import parse_options_model
+    from gent_core.config import parse_options_model
 
     return parse_options_model(OpenAIOptions, options, plugin="openai")

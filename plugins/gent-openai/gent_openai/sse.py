@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
 
+from gent_core.bounds import LineTooLongError, bounded_lines
 from gent_core.errors import Location, ModelError
-from gent_core.toolkit import LineTooLongError, bounded_lines
 
 __all__ = ["DONE", "sse_data"]
 

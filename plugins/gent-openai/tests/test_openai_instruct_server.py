@@ -18,9 +18,9 @@ from gent_xml.format import XMLFormat
 
 from gent_core import Agent, tool
 from gent_core.context import Limits
+from gent_core.grammar import GrammarMatcher, build_agent_grammar
 from gent_core.messages import Message
 from gent_core.model import ModelRequest, OutputStructure
-from gent_core.toolkit import GrammarMatcher, build_agent_grammar
 
 pytestmark = [pytest.mark.slow, pytest.mark.model]
 

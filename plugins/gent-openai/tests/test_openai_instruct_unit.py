@@ -205,7 +205,7 @@ def test_the_watch_stops_watching_once_the_action_starts() -> None:
 
 
 def test_after_thinking_the_grammar_starts_at_the_action_or_the_answer() -> None:
-    from gent_core.toolkit import build_agent_grammar
+    from gent_core.grammar import build_agent_grammar
 
     rest = after_thinking(structure())
     assert [section.name for section in rest.sections] == ["action", "answer"]

@@ -163,10 +163,10 @@ def test_server_down_is_a_clear_error(llama_server: str) -> None:
 
 def test_grammar_option_constrains_llama_cpp_server_output(llama_server: str) -> None:
     from gent_core import TextTermination, tool
+    from gent_core.grammar import GrammarMatcher, build_agent_grammar
     from gent_core.model import OutputStructure
     from gent_core.sections import TextSection
     from gent_core.testing import PluginSandbox
-    from gent_core.toolkit import GrammarMatcher, build_agent_grammar
 
     @tool
     def calculator(expression: str) -> str:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gent_core.guidance import call_guidance
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import call_guidance
 from gent_core.tools.base import Tool
 from gent_pythonic.reader import MAX_CHARS, read_python_calls
 from gent_pythonic.signature import describe_python_tools, parameter_order
 from gent_pythonic.writer import write_calls
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["PythonicToolChain"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gent_core.errors import Location, ParseError, TruncatedCallError
-from gent_core.toolkit import line_column, quote_end
+from gent_core.textscan import line_column, quote_end
 
 __all__ = ["PYTHON_CALL_FORM", "PythonCallError", "call_error", "cut_off"]
 

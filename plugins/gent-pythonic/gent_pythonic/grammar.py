@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gent_core.toolkit import (
+from gent_core.grammar import (
     CallableTool,
     GrammarBuilder,
     JSONSchemaConverter,

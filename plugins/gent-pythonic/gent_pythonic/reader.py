@@ -14,7 +14,7 @@ arguments read by :func:`gent_pythonic.literals.literal_value`. Nothing is ever 
   shows them: required ones first, then optional ones, each in schema order (see
   :func:`gent_pythonic.signature.parameter_order`). A positional argument to a name that is
   not a tool is an error (its parameters are unknown).
-* Every value obeys gent's bounds (:func:`gent_core.toolkit.check_value`: nesting, integer
+* Every value obeys gent's bounds (:func:`gent_core.bounds.check_value`: nesting, integer
   size, finite numbers, so ``1e999`` is refused); the whole text at most ``max_chars``
   characters. A parser failure on pathological input (``RecursionError``, ``MemoryError``) is
   an error for the model, never a crash.
@@ -29,8 +29,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from gent_core.bounds import MAX_INT_DIGITS, ValueBoundsError, check_value
+from gent_core.textscan import quote_start
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import MAX_INT_DIGITS, ValueBoundsError, check_value, quote_start
 from gent_pythonic.errors import PythonCallError, call_error
 from gent_pythonic.guard import (
     GUARD_NEEDED,

@@ -17,7 +17,7 @@ then parses each call on its own with :mod:`ast`. Line by line:
   followed by ``(`` (``result = calculator(...)``, ``Call: calculator(...)``): a call that is
   not at the start of its line is an error rather than silently lost.
 
-Nesting deeper than :data:`gent_core.toolkit.MAX_DEPTH` and more than :data:`MAX_VALUES`
+Nesting deeper than :data:`gent_core.bounds.MAX_DEPTH` and more than :data:`MAX_VALUES`
 values in one call are refused here, so the parser never sees pathological input.
 """
 
@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gent_core.toolkit import MAX_DEPTH
+from gent_core.bounds import MAX_DEPTH
 from gent_pythonic.errors import call_error, cut_off
 
 __all__ = ["MAX_VALUES", "CallSpan", "Scan", "scan_calls"]
@@ -333,7 +333,7 @@ def scan_calls(
     Raises:
         TruncatedCallError: A call or a list of calls was cut off.
         PythonCallError: Text after a call on its line, a mismatched bracket, a string not
-            closed on its line, nesting beyond :data:`~gent_core.toolkit.MAX_DEPTH`, more
+            closed on its line, nesting beyond :data:`~gent_core.bounds.MAX_DEPTH`, more
             than :data:`MAX_VALUES` values, or a known tool called after other text.
     """
     return _Scanner(text, is_tool, mentions, section).scan()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gent_core.toolkit import arguments_schema, follow_refs
+from gent_core.grammar import arguments_schema, follow_refs
 from gent_core.tools.base import Tool
 from gent_pythonic.writer import is_keyword_name, write_string, write_value
 
@@ -134,7 +134,7 @@ def python_signature(tool: Tool) -> str:
     """The tool as a Python signature: ``search(query: str, limit: int = 5)``.
 
     A tool without an argument schema takes no arguments (as in its grammar, see
-    :func:`gent_core.toolkit.arguments_schema`).
+    :func:`gent_core.grammar.arguments_schema`).
     """
     return f"{tool.name}({', '.join(_parameters(arguments_schema(tool)))})"
 

@@ -20,8 +20,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from gent_core.bounds import ValueBoundsError, check_value
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import ValueBoundsError, check_value
 
 __all__ = [
     "CALL_NAME",

@@ -13,11 +13,7 @@ from gent_xml import XMLFormat
 from pydantic import BaseModel
 
 from gent_core import TextTermination
-from gent_core.model import OutputStructure
-from gent_core.sections import Section, TextSection
-from gent_core.testing import KIT_TOOLS
-from gent_core.toolchain import ToolCall
-from gent_core.toolkit import (
+from gent_core.grammar import (
     MAX_CALLS,
     GrammarBuilder,
     GrammarMatcher,
@@ -25,6 +21,10 @@ from gent_core.toolkit import (
     check_gbnf,
     sample,
 )
+from gent_core.model import OutputStructure
+from gent_core.sections import Section, TextSection
+from gent_core.testing import KIT_TOOLS
+from gent_core.toolchain import ToolCall
 from gent_core.tools import BaseTool, tool
 from gent_core.tools.base import Tool
 

@@ -13,10 +13,10 @@ import pytest
 from gent_pythonic import PythonCallError, PythonicToolChain
 from gent_pythonic.guard import SAFE_CODE_CHARS, first_excess_token
 
+from gent_core.bounds import MAX_DEPTH, MAX_INT_DIGITS
 from gent_core.errors import ParseError
 from gent_core.testing import KIT_TOOLS
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import MAX_DEPTH, MAX_INT_DIGITS
 
 CHAIN = PythonicToolChain(KIT_TOOLS)
 ACCEPTED = "Values are literals only"

@@ -16,11 +16,11 @@ from gent_xml import XMLFormat
 
 from gent_core import Agent, RunResult, TextTermination, load_config
 from gent_core.errors import ConfigError
+from gent_core.guidance import render_prompt
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
 from gent_core.testing import KIT_TOOLS, PluginSandbox, ScriptedModel
-from gent_core.toolkit import render_prompt
 
 
 def test_the_plugin_registers_the_pythonic_chain(gent_plugins: PluginSandbox) -> None:

@@ -13,9 +13,9 @@ from gent_pythonic.guard import first_excess_token
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gent_core.bounds import MAX_INT_DIGITS
 from gent_core.testing import KIT_TOOLS, profile_examples
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import MAX_INT_DIGITS
 
 CHAIN = PythonicToolChain(KIT_TOOLS)
 

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the package and say what to do next."""
-    from gent_core.toolkit import Output, UsageError
+    from gent_core.cliframe import Output, UsageError
     from gent_template.scaffold import plugin_names, render_plugin
 
     output = Output()

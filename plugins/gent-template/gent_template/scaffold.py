@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gent_core.errors import GentError
-from gent_core.toolkit import probe_path
+from gent_core.workspace import probe_path
 
 __all__ = [
     "KINDS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.toolkit import load_export
+from gent_core import load_export
 
 __version__ = "0.1.0"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.toolkit import load_export
+from gent_core import load_export
 
 __version__ = "0.1.0"
 
@@ -23,12 +23,12 @@ _EXPORTS = {
     "PathRejectedError": "gent_tools_files.errors",
     "ReadFile": "gent_tools_files.read",
     "SearchText": "gent_tools_files.search",
-    "Workspace": "gent_core.toolkit",
+    "Workspace": "gent_core.workspace",
     "WriteFile": "gent_tools_files.write",
 }
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import Workspace
+    from gent_core.workspace import Workspace
     from gent_tools_files.errors import (
         BinaryFileError,
         EditMatchError,

@@ -17,7 +17,7 @@ import os
 import secrets
 import stat
 
-from gent_core.toolkit import (
+from gent_core.workspace import (
     BINARY,
     CLOEXEC,
     DIR_FLAGS,

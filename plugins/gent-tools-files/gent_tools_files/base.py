@@ -72,7 +72,7 @@ class FileTool(BaseTool):
     options: FileToolOptions
 
     def __init__(self, **options: Any) -> None:
-        from gent_core.toolkit import parse_options_model
+        from gent_core.config import parse_options_model
 
         self.options = parse_options_model(
             type(self).Options, options, plugin=self.name, kind="tool"

@@ -3,12 +3,12 @@
 Every error is a :class:`~gent_core.errors.ToolExecutionError`, so the tool chain shows its
 ``model_message`` to the model and code gets the typed exception. :class:`FileToolError`,
 :class:`PathRejectedError` and :data:`RELATIVE_PATH_HINT` are the toolkit's
-(:class:`gent_core.toolkit.Workspace` raises them); the file tools add the rest.
+(:class:`gent_core.workspace.Workspace` raises them); the file tools add the rest.
 """
 
 from __future__ import annotations
 
-from gent_core.toolkit import RELATIVE_PATH_HINT, FileToolError, PathRejectedError
+from gent_core.workspace import RELATIVE_PATH_HINT, FileToolError, PathRejectedError
 
 __all__ = [
     "BinaryFileError",

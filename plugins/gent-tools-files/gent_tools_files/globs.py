@@ -10,7 +10,7 @@ Syntax (the same in ``list_dir`` and ``search_text``):
 * a backslash escapes the next character.
 
 Patterns are translated once into a regular expression, matched through gent-core's bounded
-helper (:func:`gent_core.toolkit.compile_pattern`): the expression never nests repetitions,
+helper (:func:`gent_core.bounds.compile_pattern`): the expression never nests repetitions,
 but a glob such as ``*a*a*a*a*a*a*a*a*a*a*b`` written for a long name would make Python's
 ``re`` backtrack for hours; with the helper a match that runs out of time is a
 :class:`GlobError` ("simplify it").
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gent_core.toolkit import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
+from gent_core.bounds import BoundedPattern, PatternError, PatternTimeoutError, compile_pattern
 
 __all__ = ["Glob", "GlobError", "MAX_GLOB_LENGTH"]
 

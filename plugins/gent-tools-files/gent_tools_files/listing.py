@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
-from gent_core.toolkit import Workspace
+from gent_core.workspace import Workspace
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import FileToolError, PathRejectedError
 from gent_tools_files.examples import EXAMPLES

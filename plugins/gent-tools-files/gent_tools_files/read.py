@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from gent_core.context import Cancellation
-from gent_core.toolkit import Target, Workspace
 from gent_core.tools import ToolResult
+from gent_core.workspace import Target, Workspace
 from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES

@@ -10,11 +10,11 @@ on every machine. Binary files (see :mod:`gent_tools_files.text`), symbolic link
 followed), FIFOs, sockets, devices and unreadable files are skipped and counted in the answer.
 
 CPU-safe regular expressions: patterns go through the core's bounded helper
-(:func:`gent_core.toolkit.compile_pattern`: the ``regex`` module, the syntax of Python's
+(:func:`gent_core.bounds.compile_pattern`: the ``regex`` module, the syntax of Python's
 ``re``, which takes a timeout and releases the GIL while it matches). The engine has
 no step budget, so its time is the one bound in seconds, a safety net, of two lengths: one
 match (the pattern on one chunk of lines, or on one line) may take the deadline of every
-pattern gent did not write (:func:`~gent_core.toolkit.pattern_timeout`: 1 s, or
+pattern gent did not write (:func:`~gent_core.bounds.pattern_timeout`: 1 s, or
 ``GENT_PATTERN_TIMEOUT``), and the matching in one call ``time_limit`` seconds in all
 (reading and walking do not count). A pattern that backtracks catastrophically (such as
 ``(a|aa)+$``) is stopped at the first of them, and the answer says the results are partial
@@ -35,16 +35,15 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from gent_core.context import Cancellation
-from gent_core.toolkit import (
+from gent_core.bounds import (
     BoundedPattern,
     PatternError,
     PatternTimeoutError,
-    Target,
-    Workspace,
     compile_pattern,
     pattern_timeout,
 )
+from gent_core.context import Cancellation
+from gent_core.workspace import Target, Workspace
 from gent_tools_files.base import DEFAULT_SKIP_DIRS, FileTool, FileToolOptions
 from gent_tools_files.errors import BinaryFileError, FileToolError
 from gent_tools_files.examples import EXAMPLES

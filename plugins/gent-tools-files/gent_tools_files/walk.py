@@ -4,7 +4,7 @@
 sorted by name (code point order), so the output is the same on every run and every
 platform. It never follows a symbolic link (a link is an entry of kind ``"link"``), so it
 cannot leave the working directory or loop; directories are opened through the
-:class:`~gent_core.toolkit.Workspace` (component by component, ``O_NOFOLLOW``).
+:class:`~gent_core.workspace.Workspace` (component by component, ``O_NOFOLLOW``).
 
 What it does not enter is recorded in a :class:`WalkReport`, never skipped silently: the
 directories named in ``skip_dirs``, the directories it could not read (with the reason), and
@@ -19,7 +19,7 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from gent_core.toolkit import Workspace
+from gent_core.workspace import Workspace
 
 __all__ = ["Entry", "WalkReport", "show_name", "walk"]
 

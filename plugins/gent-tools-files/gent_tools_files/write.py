@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from gent_core.toolkit import Target, Workspace
+from gent_core.workspace import Target, Workspace
 from gent_tools_files.atomic import write_atomic
 from gent_tools_files.base import FILE_PATH_SCHEMA, FileTool, FileToolOptions
 from gent_tools_files.editing import EditPlan, plan_edit

@@ -18,8 +18,8 @@ from gent_tools_files.errors import FileToolError
 
 from gent_core.context import ExecutionContext
 from gent_core.testing import run_tool
-from gent_core.toolkit import MAX_SYMLINK_HOPS, Workspace
 from gent_core.tools import Tool, ToolResult
+from gent_core.workspace import MAX_SYMLINK_HOPS, Workspace
 
 Arguments = Callable[[str], dict[str, Any]]
 

@@ -12,9 +12,9 @@ import pytest
 from gent_tools_files import FileToolError, ListDir, SearchText
 from gent_tools_files.globs import Glob, GlobError, _fullmatch
 
+from gent_core.bounds import compile_pattern, set_pattern_timeout
 from gent_core.context import ExecutionContext
 from gent_core.testing import run_tool_sync
-from gent_core.toolkit import compile_pattern, set_pattern_timeout
 from gent_core.tools import ToolResult
 
 Run = Callable[..., ToolResult]

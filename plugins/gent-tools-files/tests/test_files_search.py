@@ -16,10 +16,10 @@ from gent_tools_files import BinaryFileError, FileToolError, SearchText
 from gent_tools_files import search as search_module
 from gent_tools_files.text import CHUNK_BYTES
 
+from gent_core.bounds import set_pattern_timeout
 from gent_core.context import ExecutionContext
 from gent_core.errors import InvalidToolArgumentsError
 from gent_core.testing import run_tool, run_tool_sync
-from gent_core.toolkit import set_pattern_timeout
 from gent_core.tools import ToolResult
 
 T = TypeVar("T")

@@ -24,8 +24,8 @@ from gent_tools_files import (
 from gent_tools_files.atomic import write_atomic
 
 from gent_core.errors import InvalidToolArgumentsError
-from gent_core.toolkit import Workspace
 from gent_core.tools import ToolResult
+from gent_core.workspace import Workspace
 
 Run = Callable[..., ToolResult]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gent_core.toolkit import export_names, load_export
+from gent_core import export_names, load_export
 
 if TYPE_CHECKING:
     from gent_xml.format import MAX_TAG_LENGTH, XMLFormat

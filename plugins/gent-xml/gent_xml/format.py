@@ -71,12 +71,12 @@ from typing import TYPE_CHECKING
 from gent_core.errors import NoSectionsFoundError
 from gent_core.formats import TextFormat, guidance_list
 from gent_core.sections import FormattedSection, ParseResult, Section, section_names
+from gent_core.textscan import format_attributes
 from gent_core.toolchain import has_toolchain
-from gent_core.toolkit import format_attributes, name_table
 from gent_xml.scanner import CDATA_CLOSE, CDATA_OPEN, MAX_TAG_LENGTH, XMLScanner
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["MAX_TAG_LENGTH", "XMLFormat"]
 
@@ -128,7 +128,7 @@ class XMLFormat(TextFormat):
                 names, format_name=self.name, example=self.example(sections)
             )
 
-        return XMLScanner(name_table(sections), strict=self.strict, no_sections=no_sections)
+        return XMLScanner(_name_table(sections), strict=self.strict, no_sections=no_sections)
 
     # ------------------------------------------------------------------ describing
 
@@ -232,3 +232,11 @@ class XMLFormat(TextFormat):
         from gent_xml.grammar import xml_text
 
         return xml_text(builder)
+
+
+def _name_table(sections: Sequence[Section | str]) -> dict[str, str]:
+    """Map each lower-cased section name to its registered name (the first one wins)."""
+    table: dict[str, str] = {}
+    for name in section_names(sections):
+        table.setdefault(name.lower(), name)
+    return table

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from gent_core.errors import AmbiguousSectionError, GentError, Location
 from gent_core.formats import IncrementalParser
 from gent_core.sections import ParseResult, SectionEvent, TextDelta
-from gent_core.toolkit import EMPTY_ATTRIBUTES, SectionCollector, parse_attributes
+from gent_core.textscan import EMPTY_ATTRIBUTES, SectionCollector, parse_attributes
 
 __all__ = ["CDATA_CLOSE", "CDATA_OPEN", "MAX_TAG_LENGTH", "XMLScanner", "unwrap_cdata"]
 
@@ -180,7 +180,7 @@ class XMLScanner(IncrementalParser):
 
     def _rescan(self, at: int) -> XMLScanner:
         """The scanner that reads the held text again from offset ``at``, by the plain rules
-        (see :meth:`~gent_core.toolkit.SectionCollector.read_held_again`).
+        (see :meth:`~gent_core.textscan.SectionCollector.read_held_again`).
         """
         return XMLScanner(
             self._names,

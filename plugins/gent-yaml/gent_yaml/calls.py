@@ -10,8 +10,8 @@ from gent_json import ARGUMENT_KEYS, NAME_KEYS, CallSyntax, fenced_blocks, norma
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from gent_core.errors import GentError, InvalidYAMLError, Location, TruncatedCallError
+from gent_core.textscan import quote_end, quote_start, snippet_at
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import quote_end, quote_start, snippet_at
 from gent_yaml.convert import check_collection_tag, key_text, to_python
 from gent_yaml.loader import MAX_NODES, compose_documents
 

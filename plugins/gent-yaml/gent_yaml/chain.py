@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gent_core.guidance import call_guidance
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import call_guidance
 from gent_core.tools.base import Tool
 from gent_yaml.calls import read_yaml_calls
 from gent_yaml.dump import dump_yaml
@@ -14,7 +14,7 @@ from gent_yaml.loader import MAX_NODES
 from gent_yaml.write import format_yaml_calls
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["YAMLToolChain"]
 

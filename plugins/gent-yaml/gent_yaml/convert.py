@@ -19,13 +19,9 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from gent_core.toolkit import (
-    MAX_INT_DIGITS,
-    ValueBoundsError,
-    check_value,
-    follow_refs,
-    quote_start,
-)
+from gent_core.bounds import MAX_INT_DIGITS, ValueBoundsError, check_value
+from gent_core.grammar import follow_refs
+from gent_core.textscan import quote_start
 
 __all__ = ["YAMLTagError", "accepted_types", "check_collection_tag", "key_text", "to_python"]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from gent_core.toolkit import to_jsonable
+from gent_core.bounds import to_jsonable
 
 __all__ = ["dump_yaml"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gent_core.toolkit import (
+from gent_core.grammar import (
     CallableTool,
     GrammarBuilder,
     JSONSchemaConverter,

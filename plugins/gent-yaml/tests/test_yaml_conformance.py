@@ -11,9 +11,9 @@ from gent_yaml.write import yaml_key
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gent_core.grammar import MAX_CALLS, GrammarBuilder, GrammarMatcher, check_gbnf
 from gent_core.testing import KIT_TOOLS, ChainConformance, profile_examples
 from gent_core.toolchain import ToolCall
-from gent_core.toolkit import MAX_CALLS, GrammarBuilder, GrammarMatcher, check_gbnf
 from gent_core.tools.base import Tool
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from gent_yaml import YAMLToolChain, plugin
 
+from gent_core import execute_action
 from gent_core.context import ExecutionContext
 from gent_core.testing import PlainFormat, PluginSandbox
-from gent_core.toolkit import execute_action
 from gent_core.tools import tool
 
 

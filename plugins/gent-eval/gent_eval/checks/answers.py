@@ -10,7 +10,7 @@ from pydantic import (
     Field,
 )
 
-from gent_core.toolkit import PatternTimeoutError, search
+from gent_core.bounds import PatternTimeoutError, search
 from gent_eval.checks.base import (
     Check,
     CheckContext,
@@ -99,7 +99,7 @@ class NotContainsCheck(Check):
 
 class RegexCheck(Check):
     """The answer matches a regular expression (searched as ``re.search`` does, with the
-    deadline of :func:`gent_core.toolkit.compile_pattern`; case ignored unless asked).
+    deadline of :func:`gent_core.bounds.compile_pattern`; case ignored unless asked).
 
     Attributes:
         pattern: The regular expression (Python syntax).

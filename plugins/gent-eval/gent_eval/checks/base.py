@@ -16,7 +16,7 @@ from pydantic import (
     ConfigDict,
 )
 
-from gent_core.toolkit import PatternError, compile_pattern, to_jsonable
+from gent_core.bounds import PatternError, compile_pattern, to_jsonable
 
 if TYPE_CHECKING:
     from gent_core import RunResult, ToolCallRecord
@@ -160,7 +160,7 @@ Texts = Annotated[list[str], BeforeValidator(as_list)]
 
 def compiled_pattern(value: str) -> str:
     """``value`` if it compiles as a regular expression (with
-    :func:`gent_core.toolkit.compile_pattern`, the engine the checks match with).
+    :func:`gent_core.bounds.compile_pattern`, the engine the checks match with).
 
     Raises:
         ValueError: Naming the pattern and what is wrong with it.
@@ -175,5 +175,5 @@ def compiled_pattern(value: str) -> str:
 
 Pattern = Annotated[str, AfterValidator(compiled_pattern)]
 """A regular expression (Python syntax), checked when the suite loads. Checks match it
-through :func:`gent_core.toolkit.compile_pattern`, with its deadline: a match that runs out of
+through :func:`gent_core.bounds.compile_pattern`, with its deadline: a match that runs out of
 time fails the check, saying so."""

@@ -9,7 +9,8 @@ from pydantic import (
     field_validator,
 )
 
-from gent_core.toolkit import PatternTimeoutError, probe_path, relative_path_problem, search
+from gent_core.bounds import PatternTimeoutError, search
+from gent_core.workspace import probe_path
 from gent_eval.checks.base import (
     Check,
     CheckContext,
@@ -17,6 +18,7 @@ from gent_eval.checks.base import (
     Pattern,
     Texts,
 )
+from gent_eval.paths import relative_path_problem
 
 
 class FileCheck(Check):
@@ -28,7 +30,7 @@ class FileCheck(Check):
         contains: Texts the file must contain.
         not_contains: Texts the file must not contain.
         regex: A regular expression the file's text must match (searched as ``re.search``
-            does, with the deadline of :func:`gent_core.toolkit.compile_pattern`).
+            does, with the deadline of :func:`gent_core.bounds.compile_pattern`).
     """
 
     kind: ClassVar[str] = "file"

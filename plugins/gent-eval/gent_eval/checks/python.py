@@ -11,8 +11,8 @@ from pydantic import (
     PrivateAttr,
 )
 
+from gent_core.config import import_object, import_search_path
 from gent_core.errors import GentError, describe_error
-from gent_core.toolkit import import_object, import_search_path
 from gent_eval.checks.base import (
     Check,
     CheckContext,

@@ -12,7 +12,7 @@ from pydantic import (
     Field,
 )
 
-from gent_core.toolkit import PatternTimeoutError, search, to_jsonable
+from gent_core.bounds import PatternTimeoutError, search, to_jsonable
 
 if TYPE_CHECKING:
     from gent_core import ToolCallRecord
@@ -42,7 +42,7 @@ class ToolCalledCheck(Check):
         args: Arguments the call must have, with exactly these values (others may be there).
         args_match: Arguments whose text must match a regular expression (searched as
             ``re.search`` does, case ignored, with the deadline of
-            :func:`gent_core.toolkit.compile_pattern`),
+            :func:`gent_core.bounds.compile_pattern`),
             e.g. ``{expression: '144\s*/\s*12'}``.
         result: Values the call's result must have, by dotted path into it, e.g.
             ``{timezone: Asia/Tokyo}``: what the tool did, however the model spelled the

@@ -40,7 +40,7 @@ from gent_core.sections import (
     SectionEvent,
     section_names,
 )
-from gent_core.toolkit import (
+from gent_core.textscan import (
     EMPTY_ATTRIBUTES,
     SectionCollector,
     format_attributes,

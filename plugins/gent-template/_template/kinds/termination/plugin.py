@@ -18,7 +18,7 @@ from gent_core import Termination, hookimpl
 from gent_core.errors import TerminationError
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["LEVELS", "TemplateTermination", "gent_register_terminations"]
 
@@ -73,7 +73,7 @@ class TemplateTermination(Termination):
 
     def grammar_answer(self, builder: GrammarBuilder) -> str:
         """Free text, a line break, then the confidence line."""
-        from gent_core.toolkit import free_text
+        from gent_core.grammar import free_text
 
         text = free_text(builder, "answer-text", builder.avoid)
         levels = " | ".join(f'"{level}"' for level in LEVELS)

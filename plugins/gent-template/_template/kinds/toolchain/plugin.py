@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core import hookimpl
 from gent_core.errors import InvalidJSONError, ParseError
+from gent_core.guidance import for_example, guidance_calls
 from gent_core.toolchain import ToolCall, ToolChain
-from gent_core.toolkit import for_example, guidance_calls
 
 if TYPE_CHECKING:
-    from gent_core.toolkit import GrammarBuilder
+    from gent_core.grammar import GrammarBuilder
 
 __all__ = ["TemplateChain", "gent_register_toolchains"]
 
@@ -106,7 +106,7 @@ class TemplateChain(ToolChain):
 
     def grammar_calls(self, builder: GrammarBuilder) -> str | None:
         """The calls as a grammar: each line one of the tools, with valid arguments."""
-        from gent_core.toolkit import JSONSchemaConverter, arguments_schema, repeat_calls
+        from gent_core.grammar import JSONSchemaConverter, arguments_schema, repeat_calls
 
         class OneLineJSON(JSONSchemaConverter):
             """JSON whose white space between tokens is at most a space: a call is one line."""

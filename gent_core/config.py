@@ -1,0 +1,142 @@
+"""The configuration API: load a config, override its keys, describe it.
+
+* **load**: :func:`load_config` (a file), :func:`parse_config` (text),
+  :func:`default_config` and its YAML :func:`default_agent_yaml`, giving a
+  :class:`LoadedConfig` (an :class:`AgentConfig` with where each key was written);
+* **override**: ``KEY=VALUE`` assignments (:func:`parse_assignment`), applied as
+  ``gent run --option`` does (:func:`apply_overrides`), or set in a file's data
+  (:func:`set_config_key`);
+* **describe**: a value and a key as error messages show them (:func:`show_value`,
+  :func:`format_key`), and the problems a config error lists, so that a file of another
+  application reports like a config (:func:`read_document`, :class:`YAMLSyntaxError`,
+  :class:`Mark`, :data:`KeyPath`, :func:`syntax_problem`,
+  :func:`problems_from_validation_error`, :func:`unknown_problem`);
+* **entries**: a config's component and tool entries (:class:`ComponentSpec`,
+  :class:`DeclareSpec`, :class:`ToolsetSpec`, :data:`ToolEntry`) and a component's options
+  model (:func:`parse_options_model`);
+* **python objects** a config names as ``module:name``, imported from given folders
+  (:func:`import_object`, :func:`import_search_path`).
+
+Names load lazily; importing this module loads no configuration code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gent_core._lazy import export_names, load_export
+
+_EXPORTS: dict[str, str] = {
+    # load
+    "AgentConfig": "gent_core._config",
+    "LoadedConfig": "gent_core._config",
+    "load_config": "gent_core._config",
+    "parse_config": "gent_core._config",
+    "default_config": "gent_core._config",
+    "default_agent_yaml": "gent_core._config.default",
+    # override
+    "apply_overrides": "gent_core._config",
+    "parse_assignment": "gent_core._config.overrides",
+    "set_config_key": "gent_core._config.overrides",
+    # describe
+    "show_value": "gent_core._config.overrides",
+    "format_key": "gent_core._config.loading",
+    "syntax_problem": "gent_core._config.loading",
+    "problems_from_validation_error": "gent_core._config.problems",
+    "unknown_problem": "gent_core._config.problems",
+    "KeyPath": "gent_core._config.yamldoc",
+    "Mark": "gent_core._config.yamldoc",
+    "YAMLSyntaxError": "gent_core._config.yamldoc",
+    "read_document": "gent_core._config.yamldoc",
+    # entries
+    "ComponentSpec": "gent_core._config.models",
+    "DeclareSpec": "gent_core._config.models",
+    "ToolEntry": "gent_core._config.models",
+    "ToolsetSpec": "gent_core._config.models",
+    "parse_options_model": "gent_core._config.options",
+    # python objects named in a config (``module:name``, from the config's folders)
+    "import_object": "gent_core._importing",
+    "import_search_path": "gent_core._importing",
+}
+
+if TYPE_CHECKING:
+    from gent_core._config import (
+        AgentConfig,
+        LoadedConfig,
+        apply_overrides,
+        default_config,
+        load_config,
+        parse_config,
+    )
+    from gent_core._config.default import (
+        default_agent_yaml,
+    )
+    from gent_core._config.loading import (
+        format_key,
+        syntax_problem,
+    )
+    from gent_core._config.models import (
+        ComponentSpec,
+        DeclareSpec,
+        ToolEntry,
+        ToolsetSpec,
+    )
+    from gent_core._config.options import (
+        parse_options_model,
+    )
+    from gent_core._config.overrides import (
+        parse_assignment,
+        set_config_key,
+        show_value,
+    )
+    from gent_core._config.problems import (
+        problems_from_validation_error,
+        unknown_problem,
+    )
+    from gent_core._config.yamldoc import (
+        KeyPath,
+        Mark,
+        YAMLSyntaxError,
+        read_document,
+    )
+    from gent_core._importing import (
+        import_object,
+        import_search_path,
+    )
+
+__all__ = [
+    "AgentConfig",
+    "ComponentSpec",
+    "DeclareSpec",
+    "KeyPath",
+    "LoadedConfig",
+    "Mark",
+    "ToolEntry",
+    "ToolsetSpec",
+    "YAMLSyntaxError",
+    "apply_overrides",
+    "default_agent_yaml",
+    "default_config",
+    "format_key",
+    "import_object",
+    "import_search_path",
+    "load_config",
+    "parse_assignment",
+    "parse_config",
+    "parse_options_model",
+    "problems_from_validation_error",
+    "read_document",
+    "set_config_key",
+    "show_value",
+    "syntax_problem",
+    "unknown_problem",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import exported names on first use (PEP 562)."""
+    return load_export(__name__, _EXPORTS, globals(), name)
+
+
+def __dir__() -> list[str]:
+    return export_names(_EXPORTS, globals())

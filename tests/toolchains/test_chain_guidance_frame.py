@@ -1,5 +1,5 @@
 """The guidance of the four text chains, written by the one shared frame
-(:func:`gent_core.toolkit.call_guidance`), is byte for byte what each chain wrote itself
+(:func:`gent_core.guidance.call_guidance`), is byte for byte what each chain wrote itself
 before the frame existed: the reference below is the old code's output, line by line, with
 the example calls taken live from the chain (their values belong to ``gent_core._guidance``).
 """
@@ -16,7 +16,7 @@ from gent_pythonic.signature import describe_python_tools
 from gent_yaml import YAMLToolChain
 
 from gent_core.toolchain import ToolChain
-from gent_core.toolkit import for_example, guidance_calls
+from gent_core.guidance import for_example, guidance_calls
 from gent_core.tools import Tool, ToolExample, tool
 
 

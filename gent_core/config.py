@@ -7,10 +7,10 @@
   ``gent run --option`` does (:func:`apply_overrides`), or set in a file's data
   (:func:`set_config_key`);
 * **describe**: a value and a key as error messages show them (:func:`show_value`,
-  :func:`format_key`), and the problems a config error lists, so that a file of another
-  application reports like a config (:func:`read_document`, :class:`YAMLSyntaxError`,
-  :class:`Mark`, :data:`KeyPath`, :func:`syntax_problem`,
-  :func:`problems_from_validation_error`, :func:`unknown_problem`);
+  :func:`format_key`), and the problems a config error lists, so that a YAML file of another
+  application reads and reports like a config (:func:`read_config_document`, with the
+  :class:`Mark` of each :data:`KeyPath`; :func:`problems_from_validation_error`,
+  :func:`unknown_problem`);
 * **entries**: a config's component and tool entries (:class:`ComponentSpec`,
   :class:`DeclareSpec`, :class:`ToolsetSpec`, :data:`ToolEntry`) and a component's options
   model (:func:`parse_options_model`);
@@ -41,13 +41,11 @@ _EXPORTS: dict[str, str] = {
     # describe
     "show_value": "gent_core._config.overrides",
     "format_key": "gent_core._config.loading",
-    "syntax_problem": "gent_core._config.loading",
     "problems_from_validation_error": "gent_core._config.problems",
     "unknown_problem": "gent_core._config.problems",
     "KeyPath": "gent_core._config.yamldoc",
     "Mark": "gent_core._config.yamldoc",
-    "YAMLSyntaxError": "gent_core._config.yamldoc",
-    "read_document": "gent_core._config.yamldoc",
+    "read_config_document": "gent_core._config.loading",
     # entries
     "ComponentSpec": "gent_core._config.models",
     "DeclareSpec": "gent_core._config.models",
@@ -73,7 +71,7 @@ if TYPE_CHECKING:
     )
     from gent_core._config.loading import (
         format_key,
-        syntax_problem,
+        read_config_document,
     )
     from gent_core._config.models import (
         ComponentSpec,
@@ -96,8 +94,6 @@ if TYPE_CHECKING:
     from gent_core._config.yamldoc import (
         KeyPath,
         Mark,
-        YAMLSyntaxError,
-        read_document,
     )
     from gent_core._importing import (
         import_object,
@@ -113,7 +109,6 @@ __all__ = [
     "Mark",
     "ToolEntry",
     "ToolsetSpec",
-    "YAMLSyntaxError",
     "apply_overrides",
     "default_agent_yaml",
     "default_config",
@@ -125,10 +120,9 @@ __all__ = [
     "parse_config",
     "parse_options_model",
     "problems_from_validation_error",
-    "read_document",
+    "read_config_document",
     "set_config_key",
     "show_value",
-    "syntax_problem",
     "unknown_problem",
 ]
 

@@ -35,7 +35,14 @@ from gent_core._config.shorthand import (
 from gent_core._config.yamldoc import Document, KeyPath, Mark, YAMLSyntaxError, read_document
 from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
 
-__all__ = ["LoadedConfig", "config_from_data", "format_key", "load_config", "parse_config"]
+__all__ = [
+    "LoadedConfig",
+    "config_from_data",
+    "format_key",
+    "load_config",
+    "parse_config",
+    "read_config_document",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -252,7 +259,7 @@ def parse_config(
             of the wrong type, a working directory that does not exist...
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
-    document = _read(text, source, os.environ if environ is None else environ)
+    document = read_config_document(text, source, os.environ if environ is None else environ)
     redactor = Redactor(document.credentials)
 
     def is_secret(path: KeyPath, value: Any) -> bool:
@@ -269,8 +276,10 @@ def parse_config(
     return loaded
 
 
-def _read(text: str, source: str, environ: Mapping[str, str]) -> Document:
-    """The YAML document of ``text``, ``${VAR}`` expanded from ``environ``.
+def read_config_document(text: str, source: str, environ: Mapping[str, str]) -> Document:
+    """The YAML document of ``text`` read as a config is (safe, bounded, with the mark of
+    every key), ``${VAR}`` expanded from ``environ``: for a config and for another
+    application's YAML file (a ``gent eval`` suite) alike.
 
     Raises:
         ConfigError: On a syntax error (with a hint when a ``${...}`` near it is unquoted

@@ -24,9 +24,10 @@ from pathlib import Path
 from tests.architecture.imports import import_graph
 from tests.architecture.test_public_surface import PUBLIC
 
-MAX_PUBLIC_NAMES = 260
-"""The ceiling on distinct public names today (272 before the toolkit was split); the goal is
-180. Lower it when names leave; never raise it without a reason in the docs."""
+MAX_PUBLIC_NAMES = 258
+"""The ceiling on distinct public names today (271 before the toolkit was split, 272 counting
+``__version__``); the goal is 180. Lower it when names leave; never raise it without a reason
+in the docs."""
 
 TOOLKITS: Mapping[str, frozenset[str]] = {
     "gent_core.bounds": frozenset(),
@@ -88,16 +89,17 @@ def attribute_docstrings(module_name: str) -> set[str]:
     body = ast.parse(Path(path).read_text(encoding="utf-8")).body
     found: set[str] = set()
     for node, after in itertools.pairwise(body):
-        is_docstring = isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-        if not is_docstring or not isinstance(after.value.value, str):
+        if not (
+            isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
             continue
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = list(node.targets)
         elif isinstance(node, ast.AnnAssign):
             targets = [node.target]
-        elif isinstance(node, ast.TypeAlias):
-            targets = [node.name]
         found |= {target.id for target in targets if isinstance(target, ast.Name)}
     return found
 

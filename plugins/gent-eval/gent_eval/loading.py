@@ -1,8 +1,9 @@
 """Reading a suite file: YAML -> :class:`~gent_eval.suite.Suite`, every problem at once.
 
-The YAML is read with the config's reader (:func:`gent_core.config.read_document`: safe, no Python
-tags, each value's line recorded, ``${VAR}`` expanded), validated with pydantic, and every
-problem is worded by the config's helpers, so a suite error reads like a config error::
+The YAML is read with the config's reader (:func:`gent_core.config.read_config_document`:
+safe, no Python tags, each value's line recorded, ``${VAR}`` expanded), validated with
+pydantic, and every problem is worded by the config's helpers, so a suite error reads like a
+config error::
 
     evals/mine.yaml, line 12, key 'tasks.3.checks.0.numbr': unknown check kind 'numbr' (did
     you mean 'number'?); accepted check kinds: contains, not_contains, regex, number, ...
@@ -22,11 +23,9 @@ from gent_core.bounds import SUITE_FILE, read_text_file
 from gent_core.config import (
     KeyPath,
     Mark,
-    YAMLSyntaxError,
     format_key,
     problems_from_validation_error,
-    read_document,
-    syntax_problem,
+    read_config_document,
     unknown_problem,
 )
 from gent_core.errors import ConfigError, ConfigProblem, InputError, Location
@@ -194,9 +193,9 @@ def parse_suite(
     """
     base = Path(directory) if directory is not None else Path.cwd()
     try:
-        document = read_document(text, os.environ if environ is None else environ)
-    except YAMLSyntaxError as error:
-        raise SuiteError([syntax_problem(error, source)]) from None
+        document = read_config_document(text, source, os.environ if environ is None else environ)
+    except ConfigError as error:
+        raise SuiteError(error.problems) from None
     if check_kinds is None:
         from gent_eval.extensions import check_kinds as installed_check_kinds
 

@@ -2,8 +2,8 @@
 
 Every error is a :class:`~gent_core.errors.ToolExecutionError`, so the tool chain shows its
 ``model_message`` to the model and code gets the typed exception. :class:`FileToolError`,
-:class:`PathRejectedError` and :data:`RELATIVE_PATH_HINT` are the toolkit's
-(:class:`gent_core.workspace.Workspace` raises them); the file tools add the rest.
+:class:`PathRejectedError` and :data:`RELATIVE_PATH_HINT` come from :mod:`gent_core.workspace`
+(its :class:`~gent_core.workspace.Workspace` raises them); the file tools add the rest.
 """
 
 from __future__ import annotations

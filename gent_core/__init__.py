@@ -104,6 +104,9 @@ _EXPORTS: dict[str, str] = {
     "execute_calls": "gent_core._execution",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
+    # lazy package namespaces, as this one is (bound above: this module uses them itself)
+    "export_names": "gent_core._lazy",
+    "load_export": "gent_core._lazy",
     # errors
     "GentError": "gent_core.errors",
     "ConfigError": "gent_core.errors",

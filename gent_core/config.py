@@ -8,12 +8,12 @@
   (:func:`set_config_key`);
 * **describe**: a value and a key as error messages show them (:func:`show_value`,
   :func:`format_key`), and the problems a config error lists, so that a YAML file of another
-  application reads and reports like a config (:func:`read_config_document`, with the
-  :class:`Mark` of each :data:`KeyPath`; :func:`problems_from_validation_error`,
-  :func:`unknown_problem`);
-* **entries**: a config's component and tool entries (:class:`ComponentSpec`,
-  :class:`DeclareSpec`, :class:`ToolsetSpec`, :data:`ToolEntry`) and a component's options
-  model (:func:`parse_options_model`);
+  application reads and reports like a config (:func:`read_config_document`, whose
+  document marks the line and column of each key path;
+  :func:`problems_from_validation_error`, :func:`unknown_problem`);
+* **entries**: a config's ``tools`` entries, as written (:data:`ToolEntry`, which validates
+  one) and validated (:data:`ToolSpec`), and a component's options model
+  (:func:`parse_options_model`);
 * **python objects** a config names as ``module:name``, imported from given folders
   (:func:`import_object`, :func:`import_search_path`).
 
@@ -43,14 +43,10 @@ _EXPORTS: dict[str, str] = {
     "format_key": "gent_core._config.loading",
     "problems_from_validation_error": "gent_core._config.problems",
     "unknown_problem": "gent_core._config.problems",
-    "KeyPath": "gent_core._config.yamldoc",
-    "Mark": "gent_core._config.yamldoc",
     "read_config_document": "gent_core._config.loading",
     # entries
-    "ComponentSpec": "gent_core._config.models",
-    "DeclareSpec": "gent_core._config.models",
     "ToolEntry": "gent_core._config.models",
-    "ToolsetSpec": "gent_core._config.models",
+    "ToolSpec": "gent_core._config.models",
     "parse_options_model": "gent_core._config.options",
     # python objects named in a config (``module:name``, from the config's folders)
     "import_object": "gent_core._importing",
@@ -74,10 +70,8 @@ if TYPE_CHECKING:
         read_config_document,
     )
     from gent_core._config.models import (
-        ComponentSpec,
-        DeclareSpec,
         ToolEntry,
-        ToolsetSpec,
+        ToolSpec,
     )
     from gent_core._config.options import (
         parse_options_model,
@@ -91,10 +85,6 @@ if TYPE_CHECKING:
         problems_from_validation_error,
         unknown_problem,
     )
-    from gent_core._config.yamldoc import (
-        KeyPath,
-        Mark,
-    )
     from gent_core._importing import (
         import_object,
         import_search_path,
@@ -102,13 +92,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentConfig",
-    "ComponentSpec",
-    "DeclareSpec",
-    "KeyPath",
     "LoadedConfig",
-    "Mark",
     "ToolEntry",
-    "ToolsetSpec",
+    "ToolSpec",
     "apply_overrides",
     "default_agent_yaml",
     "default_config",

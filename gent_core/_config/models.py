@@ -45,6 +45,7 @@ __all__ = [
     "PromptConfig",
     "TimeoutsConfig",
     "ToolEntry",
+    "ToolSpec",
     "ToolsetSpec",
 ]
 
@@ -321,6 +322,10 @@ ToolEntry = Annotated[
     BeforeValidator(_tool_entry),
 ]
 """One entry of ``tools``: a tool, or a toolset."""
+
+ToolSpec = ComponentSpec | ToolsetSpec | DeclareSpec
+"""A validated entry of ``tools`` (what :data:`ToolEntry` gives): a tool by name with its
+options, a toolset, or declared tools."""
 
 
 def _component(name: str) -> Any:

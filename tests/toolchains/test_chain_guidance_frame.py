@@ -15,8 +15,8 @@ from gent_pythonic import PythonicToolChain
 from gent_pythonic.signature import describe_python_tools
 from gent_yaml import YAMLToolChain
 
-from gent_core.toolchain import ToolChain
 from gent_core.guidance import for_example, guidance_calls
+from gent_core.toolchain import ToolChain
 from gent_core.tools import Tool, ToolExample, tool
 
 

@@ -15,14 +15,12 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from gent_core.bounds import SUITE_FILE, read_text_file
 from gent_core.config import (
-    KeyPath,
-    Mark,
     format_key,
     problems_from_validation_error,
     read_config_document,
@@ -34,6 +32,19 @@ from gent_eval.paths import relative_path_problem
 from gent_eval.suite import Suite, SuiteModel, Task, TaskModel
 
 __all__ = ["SuiteError", "load_suite", "parse_suite"]
+
+KeyPath = tuple[str | int, ...]
+"""A path into the suite's YAML: mapping keys and list indexes, as the config reader marks them."""
+
+
+class _Mark(Protocol):
+    """Where the config reader saw a key written (1-based)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
 
 
 class SuiteError(ConfigError):
@@ -65,7 +76,7 @@ class _Reader:
     """Collects problems with their locations while a suite is read."""
 
     def __init__(
-        self, source: str, marks: Mapping[KeyPath, Mark], kinds: Mapping[str, type[Check]]
+        self, source: str, marks: Mapping[KeyPath, _Mark], kinds: Mapping[str, type[Check]]
     ) -> None:
         self.source = source
         self.marks = marks

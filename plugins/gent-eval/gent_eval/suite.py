@@ -35,7 +35,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from gent_core.config import ComponentSpec, DeclareSpec, ToolEntry, ToolsetSpec
+from gent_core.config import ToolEntry, ToolSpec
 from gent_eval.checks import Check
 
 __all__ = ["Suite", "SuiteModel", "Task", "TaskModel"]
@@ -151,7 +151,7 @@ class Task:
     id: str
     text: str
     checks: tuple[Check, ...] = ()
-    tools: tuple[ComponentSpec | ToolsetSpec | DeclareSpec, ...] | None = None
+    tools: tuple[ToolSpec, ...] | None = None
     max_steps: int | None = None
     files: Mapping[str, str] = field(default_factory=dict)
     config: Mapping[str, Any] = field(default_factory=dict)

@@ -8,7 +8,7 @@
 * :class:`Toolbox` groups method tools that share configuration or state;
 * :func:`describe_tool` renders a tool on one line for prompts;
 * schema helpers for tools built from foreign declarations (an MCP server's):
-  :func:`clean_schema`, :func:`check_tool_name` and :data:`TOOL_NAME_PATTERN`, and the
+  :func:`clean_schema` and :func:`check_tool_name`, and the
   model-facing text of bad arguments (:func:`arguments_error`, :func:`not_an_object_problem`);
 * :func:`set_max_tool_threads` bounds the worker threads that run sync tools (process-wide).
 
@@ -44,7 +44,6 @@ _EXPORTS: dict[str, str] = {
     "set_max_tool_threads": "gent_core.tools._threads",
     "tool": "gent_core.tools._function",
     # schema helpers
-    "TOOL_NAME_PATTERN": "gent_core.tools._function",
     "arguments_error": "gent_core.tools._arguments",
     "check_tool_name": "gent_core.tools._function",
     "clean_schema": "gent_core.tools._schema",
@@ -62,7 +61,7 @@ if TYPE_CHECKING:
     )
     from gent_core.tools._declared import DeclaredTool
     from gent_core.tools._describe import describe_signature, describe_tool, describe_tools
-    from gent_core.tools._function import TOOL_NAME_PATTERN, FunctionTool, check_tool_name, tool
+    from gent_core.tools._function import FunctionTool, check_tool_name, tool
     from gent_core.tools._renamed import RenamedTool
     from gent_core.tools._schema import clean_schema
     from gent_core.tools._threads import set_max_tool_threads
@@ -72,7 +71,6 @@ if TYPE_CHECKING:
     from gent_core.tools.result import ToolResult, ToolStatus
 
 __all__ = [
-    "TOOL_NAME_PATTERN",
     "DeclarationError",
     "ArgumentProblem",
     "BaseTool",

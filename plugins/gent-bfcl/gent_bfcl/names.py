@@ -1,7 +1,7 @@
 """BFCL function names as gent tool names, and back: the same names.
 
 BFCL names functions after Python paths (``math.factorial``, ``requests.get``). gent tool
-names may hold dots (:data:`gent_core.tools.TOOL_NAME_PATTERN`), and every shipped
+names may hold dots (:func:`gent_core.tools.check_tool_name`), and every shipped
 format and tool chain writes and reads them as they are, so the model sees BFCL's name and
 writes it back: no mapping. (BFCL's own handlers replace ``.`` with ``_`` for providers whose
 function names cannot hold dots, which cannot be undone.) The agreement test checks that every

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from gent_core.config import parse_options_model
 from gent_core.errors import GentError, describe_error
-from gent_core.tools import TOOL_NAME_PATTERN, SchemaValidator, clean_schema
+from gent_core.tools import SchemaValidator, check_tool_name, clean_schema
 from gent_core.toolsets import Toolset
 from gent_mcp.options import MCPOptions
 
@@ -29,6 +29,15 @@ logger = logging.getLogger("gent.mcp")
 _INVALID_NAME_CHARACTERS = re.compile(r"[^A-Za-z0-9_.-]")
 
 
+def _is_tool_name(name: str) -> bool:
+    """Whether gent accepts ``name`` as a tool name as it is."""
+    try:
+        check_tool_name(name)
+    except ValueError:
+        return False
+    return True
+
+
 def gent_tool_name(remote: str) -> str:
     """A valid gent tool name for the MCP tool name ``remote``: the same name whenever it is
     valid (``git.status`` included: gent tool names hold dots), so the model sees the name the
@@ -39,13 +48,13 @@ def gent_tool_name(remote: str) -> str:
     does not start with a letter, and is cut at 64 characters; the toolset says so in a
     warning when it opens, naming both.
     """
-    if TOOL_NAME_PATTERN.fullmatch(remote):
+    if _is_tool_name(remote):
         return remote
     name = _INVALID_NAME_CHARACTERS.sub("_", remote)
     if not name or not (name[0].isalpha() or name[0] == "_"):
         name = f"_{name}"
     name = name[:64]
-    if not TOOL_NAME_PATTERN.fullmatch(name):  # a dot where gent allows none (a.9, a..b, a.)
+    if not _is_tool_name(name):  # a dot where gent allows none (a.9, a..b, a.)
         name = name.replace(".", "_")
     return name
 

@@ -40,11 +40,9 @@ from gent_core.errors import InputBoundsError, InputError, InputSyntaxError, Inp
 
 __all__ = [
     "CONFIG_FILE",
-    "CONVERSATION_FILE",
     "DECLARATION_FILE",
     "FILE_KINDS",
     "MAX_YAML_VALUES",
-    "SUITE_FILE",
     "TASK_INPUT",
     "TRANSCRIPT_FILE",
     "MAX_SIZE_LIMIT",
@@ -91,14 +89,8 @@ class FileKind:
 CONFIG_FILE = FileKind("config file", "GENT_MAX_CONFIG_SIZE", 2 * _MIB)
 """Agent configs: hand-written YAML, read by PyYAML's pure-Python loader (about 0.2-2 MB/s)."""
 
-SUITE_FILE = FileKind("suite file", "GENT_MAX_SUITE_SIZE", 4 * _MIB)
-"""``gent eval`` suites: YAML like a config, and may carry the tasks' files."""
-
 TRANSCRIPT_FILE = FileKind("transcript", "GENT_MAX_TRANSCRIPT_SIZE", 256 * _MIB)
 """Run transcripts (JSON lines): every step of a long run, tool outputs included."""
-
-CONVERSATION_FILE = FileKind("conversation file", "GENT_MAX_CONVERSATION_SIZE", 64 * _MIB)
-"""``gent convert`` input: OpenAI chat messages as JSON or JSONL."""
 
 TASK_INPUT = FileKind("task", "GENT_MAX_TASK_SIZE", 4 * _MIB)
 """A task read from standard input (``echo TASK | gent run``, ``gent run CONFIG -``)."""
@@ -108,13 +100,12 @@ DECLARATION_FILE = FileKind("tool declarations file", "GENT_MAX_DECLARATION_SIZE
 
 FILE_KINDS = (
     CONFIG_FILE,
-    SUITE_FILE,
     TRANSCRIPT_FILE,
-    CONVERSATION_FILE,
     TASK_INPUT,
     DECLARATION_FILE,
 )
-"""Every kind of file with a size limit."""
+"""Every kind of file the core reads with a size limit (a plugin defines its own: ``gent eval``
+suites, ``gent convert`` conversations)."""
 
 _UNITS = {"": 1, "k": 1024, "m": _MIB, "g": 1024 * _MIB}
 _SIZE = re.compile(r"^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$", re.IGNORECASE)

@@ -5,7 +5,8 @@
   :class:`ValueBoundsError`, :data:`MAX_DEPTH`, :data:`MAX_INT_DIGITS`);
 * readers: JSON, files, streams and lines read within a size (:func:`read_json`,
   :func:`read_file`, :func:`read_text_file`, :func:`read_stream`, :func:`bounded_lines`,
-  :class:`LineTooLongError`; the file kinds :data:`CONVERSATION_FILE`, :data:`SUITE_FILE`);
+  :class:`LineTooLongError`; a plugin names its own kind of file and its limit with
+  :class:`FileKind`);
 * patterns from outside matched with a deadline (:func:`compile_pattern`, :func:`search`,
   :class:`BoundedPattern`, :class:`PatternError`, :class:`PatternTimeoutError`,
   :func:`pattern_timeout`, :func:`set_pattern_timeout`).
@@ -31,8 +32,7 @@ _EXPORTS: dict[str, str] = {
     "to_jsonable": "gent_core._serialize",
     "write_json": "gent_core._serialize",
     # readers
-    "CONVERSATION_FILE": "gent_core._bounded",
-    "SUITE_FILE": "gent_core._bounded",
+    "FileKind": "gent_core._bounded",
     "read_file": "gent_core._bounded",
     "read_json": "gent_core._bounded",
     "read_stream": "gent_core._bounded",
@@ -51,8 +51,7 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:
     from gent_core._bounded import (
-        CONVERSATION_FILE,
-        SUITE_FILE,
+        FileKind,
         read_file,
         read_json,
         read_stream,
@@ -84,13 +83,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BoundedPattern",
-    "CONVERSATION_FILE",
+    "FileKind",
     "LineTooLongError",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
     "PatternError",
     "PatternTimeoutError",
-    "SUITE_FILE",
     "ValueBoundsError",
     "bounded_lines",
     "check_value",

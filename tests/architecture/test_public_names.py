@@ -24,7 +24,7 @@ from pathlib import Path
 from tests.architecture.imports import import_graph
 from tests.architecture.test_public_surface import PUBLIC
 
-MAX_PUBLIC_NAMES = 253
+MAX_PUBLIC_NAMES = 252
 """The ceiling on distinct public names today (271 before the toolkit was split, 272 counting
 ``__version__``); the goal is 180. Lower it when names leave; never raise it without a reason
 in the docs."""

@@ -19,7 +19,7 @@ from typing import Any, NoReturn, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from gent_core.bounds import SUITE_FILE, read_text_file
+from gent_core.bounds import FileKind, read_text_file
 from gent_core.config import (
     format_key,
     problems_from_validation_error,
@@ -32,6 +32,9 @@ from gent_eval.paths import relative_path_problem
 from gent_eval.suite import Suite, SuiteModel, Task, TaskModel
 
 __all__ = ["SuiteError", "load_suite", "parse_suite"]
+
+SUITE_FILE = FileKind("suite file", "GENT_MAX_SUITE_SIZE", 4 * 1024 * 1024)
+"""``gent eval`` suites: YAML like a config, and may carry the tasks' files."""
 
 KeyPath = tuple[str | int, ...]
 """A path into the suite's YAML: mapping keys and list indexes, as the config reader marks them."""
@@ -315,7 +318,7 @@ def load_suite(
     """Read and validate the suite file at ``path``.
 
     ``python`` checks' modules are looked for in the file's directory too. The file may be at
-    most 4 MiB (:data:`gent_core.bounds.SUITE_FILE`; the environment variable
+    most 4 MiB (:data:`SUITE_FILE`; the environment variable
     ``GENT_MAX_SUITE_SIZE`` changes it); its size is checked before it is read.
 
     Raises:

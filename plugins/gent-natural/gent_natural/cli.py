@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gent_core import ComponentKind
+    from gent_core.bounds import FileKind
     from gent_core.messages import Message
 
 __all__ = ["InputError", "add_arguments", "read_messages", "run"]
@@ -127,19 +128,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _conversation_file() -> FileKind:
+    """``gent convert`` input: OpenAI chat messages as JSON or JSONL, at most 64 MiB
+    (``GENT_MAX_CONVERSATION_SIZE`` changes it).
+    """
+    from gent_core.bounds import FileKind
+
+    return FileKind("conversation file", "GENT_MAX_CONVERSATION_SIZE", 64 * 1024 * 1024)
+
+
 def _read(path: str) -> tuple[str, str]:
     """The input text and how to name it in messages (at most the conversation file size
-    limit: :data:`gent_core.bounds.CONVERSATION_FILE`).
+    limit, :func:`_conversation_file`).
     """
-    from gent_core.bounds import CONVERSATION_FILE, read_file, read_stream
+    from gent_core.bounds import read_file, read_stream
+
+    conversation_file = _conversation_file()
     from gent_core.errors import InputError as BoundsError
 
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
-            data = read_stream(sys.stdin.buffer, name, CONVERSATION_FILE)
+            data = read_stream(sys.stdin.buffer, name, conversation_file)
         else:
-            data = read_file(path, CONVERSATION_FILE)
+            data = read_file(path, conversation_file)
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
     except BoundsError as error:

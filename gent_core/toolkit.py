@@ -11,15 +11,18 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   calls live with their tool chains (JSON calls in ``gent_json``, which other chains may
   depend on);
 * **grammar building**: GBNF for constrained generation (:class:`GrammarBuilder`,
-  :class:`JSONSchemaConverter`, :func:`arguments_schema`, :func:`repeat_calls`...);
+  :class:`JSONSchemaConverter`, :func:`arguments_schema`, :func:`repeat_calls`,
+  :func:`section_delimiters`...);
 * **schema helpers**: cleaning, following ``$ref``, validating, example arguments
   (:func:`clean_schema`, :func:`follow_refs`, :class:`SchemaValidator`...);
 * **values and bounds**: strict JSON, the bounds every value from outside obeys, bounded
   readers of JSON, YAML, files and lines, regular expressions with a deadline
   (:func:`dumps_json`, :func:`check_value`, :func:`read_json`, :func:`bounded_lines`,
   :func:`compile_pattern`...);
-* **prompt rendering**: the plain transcript prompt of base models (:func:`render_prompt`),
-  and a chat model's conversation with worked examples as earlier turns (:func:`render_chat`);
+* **observations**: a tool result's section name and bounds, and what a failed call's
+  result starts with (:func:`section_name_for`, :func:`truncate_output`,
+  :data:`ERROR_PREFIX`); the prompts model back ends send are the gent-prompt distribution's
+  (``gent_prompt``);
 * **running and writing**: executing calls outside an agent (:func:`execute_calls`), a
   command's output with gent's redaction and terminal safety (:class:`Output`,
   :class:`Redactor`), a documentation page's address for messages (:func:`docs_url`);
@@ -80,10 +83,10 @@ _EXPORTS: dict[str, str] = {
     "arguments_schema": "gent_core._grammar",
     "build_agent_grammar": "gent_core._grammar",
     "check_gbnf": "gent_core._grammar",
-    "checked_agent_grammar": "gent_core._grammar",
     "free_text": "gent_core._grammar",
     "literal": "gent_core._grammar",
     "repeat_calls": "gent_core._grammar",
+    "section_delimiters": "gent_core._grammar",
     "CallableTool": "gent_core._grammar.calls",
     "GrammarMatcher": "gent_core._grammar.match",
     "matches": "gent_core._grammar.match",
@@ -120,11 +123,8 @@ _EXPORTS: dict[str, str] = {
     "compile_pattern": "gent_core._regexes",
     "pattern_timeout": "gent_core._regexes",
     "set_pattern_timeout": "gent_core._regexes",
-    # prompt rendering and observations
-    "TRANSCRIPT_STOP": "gent_core._base_prompt",
-    "default_examples": "gent_core._base_prompt",
-    "render_chat": "gent_core._base_prompt",
-    "render_prompt": "gent_core._base_prompt",
+    # observations
+    "ERROR_PREFIX": "gent_core._observation",
     "section_name_for": "gent_core._observation",
     "truncate_output": "gent_core._observation",
     # running and writing
@@ -192,12 +192,6 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from gent_core._base_prompt import (
-        TRANSCRIPT_STOP,
-        default_examples,
-        render_chat,
-        render_prompt,
-    )
     from gent_core._bounded import (
         CONVERSATION_FILE,
         SUITE_FILE,
@@ -246,10 +240,10 @@ if TYPE_CHECKING:
         arguments_schema,
         build_agent_grammar,
         check_gbnf,
-        checked_agent_grammar,
         free_text,
         literal,
         repeat_calls,
+        section_delimiters,
     )
     from gent_core._grammar.calls import (
         CallableTool,
@@ -274,6 +268,7 @@ if TYPE_CHECKING:
         bounded_lines,
     )
     from gent_core._observation import (
+        ERROR_PREFIX,
         relative_path_problem,
         section_name_for,
         truncate_output,
@@ -358,6 +353,7 @@ __all__ = [
     "CallableTool",
     "ComponentSpec",
     "DIR_FLAGS",
+    "ERROR_PREFIX",
     "DeclareSpec",
     "Document",
     "EMPTY_ATTRIBUTES",
@@ -387,7 +383,6 @@ __all__ = [
     "SectionCollector",
     "TIMEOUT_VARIABLE",
     "TOOL_NAME_PATTERN",
-    "TRANSCRIPT_STOP",
     "Target",
     "ToolEntry",
     "ToolsetSpec",
@@ -405,12 +400,10 @@ __all__ = [
     "check_gbnf",
     "check_tool_name",
     "check_value",
-    "checked_agent_grammar",
     "clean_schema",
     "compile_pattern",
     "default_agent_help",
     "default_agent_yaml",
-    "default_examples",
     "describe_mode",
     "describe_signature",
     "docs_url",
@@ -450,14 +443,13 @@ __all__ = [
     "read_text_file",
     "read_yaml",
     "relative_path_problem",
-    "render_chat",
-    "render_prompt",
     "repeat_calls",
     "rich_console",
     "run_command",
     "same_file",
     "sample",
     "search",
+    "section_delimiters",
     "section_name_for",
     "set_config_key",
     "set_pattern_timeout",

@@ -12,7 +12,6 @@ from tests.architecture.imports import PACKAGE
 
 # The modules that decide what a model reads and may write.
 PROMPT_AND_GRAMMAR = [
-    "_base_prompt.py",
     "_guidance.py",
     "_schema_examples.py",
     "formats.py",

@@ -71,8 +71,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core._textscan",
             "gent_core._guidance",
             "gent_core._grammar",
-            "gent_core._base_prompt",
-            "gent_core._example_choice",
             # The system prompt's parts are what a config builds (and read only contracts):
             # below the configuration that builds them.
             "gent_core._config.prompt",

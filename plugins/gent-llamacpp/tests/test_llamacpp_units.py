@@ -13,6 +13,7 @@ import pytest
 from gent_llamacpp.engine import resolve_binding
 from gent_llamacpp.model import LlamaCppModel
 from gent_llamacpp.stops import StopMatcher
+from gent_prompt import TRANSCRIPT_STOP, render_prompt
 from hypothesis import given
 from hypothesis import strategies as st
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
@@ -23,11 +24,9 @@ from gent_core.messages import Message
 from gent_core.model import ModelIdentity, ModelRequest
 from gent_core.sections import FormattedSection
 from gent_core.toolkit import (
-    TRANSCRIPT_STOP,
     GrammarMatcher,
     build_agent_grammar,
     example_arguments,
-    render_prompt,
 )
 
 

@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from gent_prompt import render_prompt
 from gent_pythonic import PythonicToolChain, plugin
 from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 from gent_xml import XMLFormat
@@ -20,7 +21,6 @@ from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection
 from gent_core.testing import KIT_TOOLS, PluginSandbox, ScriptedModel
-from gent_core.toolkit import render_prompt
 
 
 def test_the_plugin_registers_the_pythonic_chain(gent_plugins: PluginSandbox) -> None:

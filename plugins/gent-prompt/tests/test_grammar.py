@@ -41,11 +41,11 @@ def test_checked_agent_grammar_returns_a_checked_grammar_or_warns(
     check_gbnf(good)
 
     class BrokenText(XMLFormat):
-        def grammar_text(self, builder: Any) -> str | None:
+        def grammar_text(self, builder: Any) -> str:
             return '"unterminated'
 
     class Buggy(XMLFormat):
-        def grammar_text(self, builder: Any) -> str | None:
+        def grammar_text(self, builder: Any) -> str:
             raise KeyError("oops")
 
     broken = dataclasses.replace(structure(), format=BrokenText())

@@ -39,8 +39,9 @@ VENV = Path(os.environ.get("GENT_VENV", ROOT / ".venv"))
 OTHER_PYTHONS = ("3.10", "3.12", "3.13")
 DEMO_CONFIG = ROOT / "examples" / "calculator.yaml"
 DEMO_TASK = "What is 17 * 23?"
-DEMO_PLUGINS = ("gent-llamacpp", "gent-xml", "gent-json", "gent-tools-basic")
-"""The plugins examples/calculator.yaml uses (its model, format, tool chain and tool)."""
+DEMO_PLUGINS = ("gent-llamacpp", "gent-prompt", "gent-xml", "gent-json", "gent-tools-basic")
+"""The plugins examples/calculator.yaml uses (its model, format, tool chain and tool), and
+the prompt library its model back end depends on."""
 
 
 def plugin_dirs() -> list[Path]:

@@ -123,7 +123,7 @@ def example_values(agent: Agent) -> tuple[set[str], set[str]]:
     """What the worked examples the agent's prompt may show hold: their numbers (in the task,
     the arguments, the result and the answer), and the words of their text arguments and
     results (``Madrid``, ``Europe/Madrid``, ``Kilimanjaro``)."""
-    from gent_core import _base_prompt
+    from gent_prompt import base_prompt as _base_prompt
 
     chain = agent.structure().toolchain
     texts: list[str] = []

@@ -1,12 +1,14 @@
 """Grammar building for constrained generation: GBNF rules from components and schemas.
 
-* the builder and its rules (:class:`GrammarBuilder`, :func:`literal`, :func:`free_text`);
+* the builder and its rules (:class:`GrammarBuilder`, :func:`literal`, :func:`free_text`),
+  and the text a format writes around a section's content (:func:`section_delimiters`);
 * JSON Schema to GBNF (:class:`JSONSchemaConverter`, :func:`arguments_schema`,
   :func:`follow_refs`), the calls of an action (:class:`CallableTool`, :func:`repeat_calls`,
   :data:`MAX_CALLS`);
-* the whole output's grammar, checked before use (:func:`build_agent_grammar`,
-  :func:`checked_agent_grammar`, :func:`check_gbnf`), and a grammar run on text
-  (:class:`GrammarMatcher`, :func:`sample`).
+* the whole output's grammar and its check (:func:`build_agent_grammar`,
+  :func:`check_gbnf`), and a grammar run on text (:class:`GrammarMatcher`, :func:`sample`).
+  A back end that would rather generate unconstrained than fail uses gent-prompt's
+  ``checked_agent_grammar``.
 
 A toolkit with a floor: it imports only the contracts and the values below them, never the
 command line, the agent loop or the configuration. Names load lazily.
@@ -25,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "arguments_schema": "gent_core._grammar",
     "free_text": "gent_core._grammar",
     "literal": "gent_core._grammar",
+    "section_delimiters": "gent_core._grammar",
     "follow_refs": "gent_core._schema_refs",
     # the calls of an action
     "MAX_CALLS": "gent_core._grammar",
@@ -32,7 +35,6 @@ _EXPORTS: dict[str, str] = {
     "repeat_calls": "gent_core._grammar",
     # the whole output, checked; matching and sampling
     "build_agent_grammar": "gent_core._grammar",
-    "checked_agent_grammar": "gent_core._grammar",
     "check_gbnf": "gent_core._grammar",
     "GrammarMatcher": "gent_core._grammar.match",
     "sample": "gent_core._grammar.sample",
@@ -46,10 +48,10 @@ if TYPE_CHECKING:
         arguments_schema,
         build_agent_grammar,
         check_gbnf,
-        checked_agent_grammar,
         free_text,
         literal,
         repeat_calls,
+        section_delimiters,
     )
     from gent_core._grammar.calls import (
         CallableTool,
@@ -73,12 +75,12 @@ __all__ = [
     "arguments_schema",
     "build_agent_grammar",
     "check_gbnf",
-    "checked_agent_grammar",
     "follow_refs",
     "free_text",
     "literal",
     "repeat_calls",
     "sample",
+    "section_delimiters",
 ]
 
 

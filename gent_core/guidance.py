@@ -1,10 +1,13 @@
-"""What the model reads about calls: the call guidance of tool chains, the base-model prompt.
+"""What the model reads about calls: the call guidance of tool chains, a failed call's text.
 
 * the block every tool chain's prompt guidance shares and the calls it shows
-  (:func:`call_guidance`, :func:`guidance_calls`, :func:`for_example`);
-* the plain transcript prompt of base models and a chat model's conversation with worked
-  examples as earlier turns (:func:`render_prompt`, :func:`render_chat`,
-  :func:`default_examples`, :data:`TRANSCRIPT_STOP`, :func:`example_arguments`).
+  (:func:`call_guidance`, :func:`guidance_calls`, :func:`for_example`), and example
+  arguments made from a tool's argument schema (:func:`example_arguments`);
+* what the observation text of a failed call starts with (:data:`ERROR_PREFIX`), so that a
+  worked example or a converted conversation writes a failure as the agent does.
+
+The prompts model back ends send (the base-model transcript, a chat with worked examples)
+are the gent-prompt distribution's (``gent_prompt``), built on these names.
 
 It imports only the contracts and the toolkits below them, never the command line, the agent
 loop or the configuration. Names load lazily.
@@ -21,40 +24,30 @@ _EXPORTS: dict[str, str] = {
     "call_guidance": "gent_core._guidance",
     "for_example": "gent_core._guidance",
     "guidance_calls": "gent_core._guidance",
-    # the base-model prompt and its examples (moving to the gent-prompt distribution: keep
-    # this block whole)
-    "TRANSCRIPT_STOP": "gent_core._base_prompt",
-    "default_examples": "gent_core._base_prompt",
-    "render_chat": "gent_core._base_prompt",
-    "render_prompt": "gent_core._base_prompt",
     "example_arguments": "gent_core._schema_examples",
+    # a failed call's observation
+    "ERROR_PREFIX": "gent_core._observation",
 }
 
 if TYPE_CHECKING:
-    from gent_core._base_prompt import (
-        TRANSCRIPT_STOP,
-        default_examples,
-        render_chat,
-        render_prompt,
-    )
     from gent_core._guidance import (
         call_guidance,
         for_example,
         guidance_calls,
+    )
+    from gent_core._observation import (
+        ERROR_PREFIX,
     )
     from gent_core._schema_examples import (
         example_arguments,
     )
 
 __all__ = [
-    "TRANSCRIPT_STOP",
+    "ERROR_PREFIX",
     "call_guidance",
-    "default_examples",
     "example_arguments",
     "for_example",
     "guidance_calls",
-    "render_chat",
-    "render_prompt",
 ]
 
 

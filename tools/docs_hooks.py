@@ -213,14 +213,17 @@ def overview_page(packages: list[PluginPackage]) -> str:
         "The plugins shipped in this repository. Each page is the plugin's own README "
         "(`plugins/<distribution>/README.md`), followed by its Python API. Every plugin is a "
         "separate distribution, found by gent through its entry point in the `gent` group "
-        "(see [entry points](../entry-points.md)); `gent plugins` lists what is installed.",
+        "(see [entry points](../entry-points.md)); `gent plugins` lists what is installed. A "
+        "library that plugins depend on (gent-prompt) is a distribution here too, with no "
+        "entry point.",
         "",
         "| distribution | entry point (`gent` group): name, module | what it is |",
         "| --- | --- | --- |",
     ]
     for plugin in packages:
-        points = "<br>".join(
-            f"`{name}`<br>`{module}`" for name, module in plugin.entry_points().items()
+        points = (
+            "<br>".join(f"`{name}`<br>`{module}`" for name, module in plugin.entry_points().items())
+            or "none: a library the plugins depend on"
         )
         link = f"[{plugin.distribution}]({plugin.distribution}.md)"
         lines.append(f"| {link} | {points} | {_summary(plugin, names)} |")

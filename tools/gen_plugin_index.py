@@ -21,12 +21,14 @@ INDEX = ROOT / "gent_core" / "_plugins" / "available.json"
 
 
 def plugin_folders() -> dict[str, str]:
-    """``{distribution: folder}`` of every package under ``plugins/`` (``_`` folders left
-    out), the distribution named by its folder."""
+    """``{distribution: folder}`` of every plugin under ``plugins/`` (``_`` folders left
+    out, and libraries such as gent-prompt, which declare no ``gent`` entry point), the
+    distribution named by its folder."""
     return {
         path.parent.name: f"plugins/{path.parent.name}"
         for path in sorted((ROOT / "plugins").glob("*/pyproject.toml"))
         if not path.parent.name.startswith("_")
+        and "[project.entry-points.gent]" in path.read_text("utf-8")
     }
 
 

@@ -28,7 +28,6 @@ from gent_core._grammar.output import (
     SectionGrammar,
     agent_grammar,
     build_agent_grammar,
-    checked_agent_grammar,
 )
 from gent_core._grammar.sections import (
     GrammarUnsupportedError,
@@ -56,7 +55,6 @@ __all__ = [
     "build_agent_grammar",
     "char_class",
     "check_gbnf",
-    "checked_agent_grammar",
     "conservative_text",
     "delimited_section",
     "free_text",

@@ -21,13 +21,11 @@ describe`` prints.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gent_core._grammar.builder import Grammar, GrammarBuilder, literal
 from gent_core._grammar.sections import GrammarUnsupportedError, conservative_text
-from gent_core.errors import GentError
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat
@@ -38,7 +36,6 @@ __all__ = [
     "SectionGrammar",
     "agent_grammar",
     "build_agent_grammar",
-    "checked_agent_grammar",
 ]
 
 
@@ -217,30 +214,3 @@ def agent_grammar(structure: OutputStructure) -> AgentGrammar:
 def build_agent_grammar(structure: OutputStructure) -> Grammar:
     """The grammar of :func:`agent_grammar` (for callers that need only the grammar)."""
     return agent_grammar(structure).grammar
-
-
-def checked_agent_grammar(structure: OutputStructure, logger: logging.Logger) -> str | None:
-    """Build the agent's grammar and check it with :func:`check_gbnf`, for back ends that
-    would rather generate unconstrained than fail.
-
-    Returns:
-        The grammar text, or ``None`` (after a warning on ``logger``) when it cannot be built
-        or fails the check.
-    """
-    from gent_core._grammar.check import check_gbnf
-
-    try:
-        text = build_agent_grammar(structure).text
-        check_gbnf(text)
-    except GentError as error:
-        logger.warning("no grammar for this agent, generating unconstrained: %s", error)
-        return None
-    except Exception as error:  # noqa: BLE001 - a component's bug must not stop the run
-        logger.warning(
-            "no grammar for this agent, generating unconstrained: a component's grammar "
-            "method raised %s: %s",
-            type(error).__name__,
-            error,
-        )
-        return None
-    return text

@@ -77,8 +77,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "gent_core.guidance",
             "gent_core._grammar",
             "gent_core.grammar",
-            "gent_core._base_prompt",
-            "gent_core._example_choice",
             # The system prompt's parts are what a config builds (and read only contracts):
             # below the configuration that builds them.
             "gent_core._config.prompt",

@@ -24,10 +24,10 @@ from pathlib import Path
 from tests.architecture.imports import import_graph
 from tests.architecture.test_public_surface import PUBLIC
 
-MAX_PUBLIC_NAMES = 252
+MAX_PUBLIC_NAMES = 249
 """The ceiling on distinct public names today (271 before the toolkit was split, 272 counting
-``__version__``); the goal is 180. Lower it when names leave; never raise it without a reason
-in the docs."""
+``__version__``; 252 before the base-model prompt left for gent-prompt); the goal is 180.
+Lower it when names leave; never raise it without a reason in the docs."""
 
 TOOLKITS: Mapping[str, frozenset[str]] = {
     "gent_core.bounds": frozenset(),

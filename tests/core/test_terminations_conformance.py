@@ -9,9 +9,9 @@ import re
 from datetime import datetime
 
 import pytest
+from gent_prompt import render_prompt
 from pydantic import BaseModel, Field
 
-from gent_core._base_prompt import render_prompt
 from gent_core._grammar import build_agent_grammar
 from gent_core._grammar.match import GrammarMatcher
 from gent_core._terminations import JSONTermination, TextTermination

@@ -4,10 +4,8 @@ conformance tests and gent-llamacpp's tests)."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
-import logging
 import random
 import re
 import zlib
@@ -23,7 +21,6 @@ from gent_core._grammar import (
     agent_grammar,
     build_agent_grammar,
     check_gbnf,
-    checked_agent_grammar,
 )
 from gent_core._grammar.match import GrammarMatcher
 from gent_core._grammar.sample import sample
@@ -256,31 +253,6 @@ def test_a_format_that_rewrites_content_cannot_be_delimited() -> None:
 
     with pytest.raises(GrammarUnsupportedError, match="verbatim"):
         build_agent_grammar(structure("tags", "lines", text_format=Backwards()))
-
-
-def test_checked_agent_grammar_returns_a_checked_grammar_or_warns(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    logger = logging.getLogger("gent.test")
-    good = checked_agent_grammar(structure("tags", "lines"), logger)
-    assert good is not None
-    check_gbnf(good)
-
-    class BrokenText(TagDouble):
-        def grammar_text(self, builder: Any) -> str | None:
-            return '"unterminated'
-
-    class Buggy(TagDouble):
-        def grammar_text(self, builder: Any) -> str | None:
-            raise KeyError("oops")
-
-    broken = dataclasses.replace(structure("tags", "lines"), format=BrokenText())
-    buggy = dataclasses.replace(structure("tags", "lines"), format=Buggy())
-    with caplog.at_level(logging.WARNING, logger="gent.test"):
-        assert checked_agent_grammar(broken, logger) is None
-        assert checked_agent_grammar(buggy, logger) is None
-    assert "no grammar for this agent, generating unconstrained" in caplog.text
-    assert "raised KeyError" in caplog.text
 
 
 def test_example_calls_written_by_the_chain_match_its_grammar() -> None:

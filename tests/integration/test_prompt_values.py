@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from gent_prompt import default_examples, render_examples, render_prompt
 
 from gent_core._agent import Agent
-from gent_core._base_prompt import default_examples, render_examples, render_prompt
 from gent_core._plugins import Registry
 from gent_core._terminations.text import TextTermination
 from gent_core.messages import Message

@@ -29,7 +29,9 @@ from tests.packaging.acme_plugin import SOURCE
 pytestmark = [pytest.mark.slow, pytest.mark.llama, pytest.mark.model]
 
 REPO = Path(__file__).resolve().parents[2]
-SHIPPED = ["gent-xml", "gent-json", "gent-tools-basic"]
+SHIPPED = ["gent-xml", "gent-json", "gent-tools-basic", "gent-prompt"]
+"""Installed from the checkout as wheels; gent-prompt is what the model back end needs besides
+gent-core (the back end itself is installed without its dependencies, below)."""
 
 
 @dataclass(frozen=True)

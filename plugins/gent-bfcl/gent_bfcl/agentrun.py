@@ -109,10 +109,12 @@ def example_values(agent: Agent, task: str) -> set[str]:
     """The argument values (strings and numbers, at any depth) of the example calls the agent's
     prompt shows for ``task``: the calls the tool chain's guidance shows
     (:func:`gent_core.guidance.guidance_calls`) and the few-shot examples a base-model back end
-    renders (:func:`gent_core.guidance.default_examples`). Values made from a schema for ``gent
+    renders (:func:`gent_prompt.default_examples`). Values made from a schema for ``gent
     tools show`` (``ToolChain.example_calls``) are not in the prompt and not counted.
     """
-    from gent_core.guidance import default_examples, guidance_calls
+    from gent_prompt import default_examples
+
+    from gent_core.guidance import guidance_calls
 
     calls = []
     chain = agent.toolchain

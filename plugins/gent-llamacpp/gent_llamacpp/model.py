@@ -8,7 +8,7 @@ whatever the machine's speed it never generates far past what is read, and a fla
 between tokens and between prompt batches stops it when the stream is closed early or the task
 is cancelled (Ctrl-C). With an output structure, the prompt is a
 few-shot completion prompt in the agent's own format and the output is constrained by a GBNF
-grammar built from the structure (:func:`gent_core.grammar.build_agent_grammar`).
+grammar built from the structure (:func:`gent_prompt.checked_agent_grammar`).
 
 Grammar safety: every grammar is checked by gent's pure-Python checker
 (:func:`gent_core.grammar.check_gbnf`), then by llama.cpp's own parser. A grammar failing
@@ -27,8 +27,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from gent_prompt import TRANSCRIPT_STOP, render_prompt
+
 from gent_core.errors import ModelError
-from gent_core.guidance import TRANSCRIPT_STOP, render_prompt
 from gent_core.model import (
     Model,
     ModelChunk,
@@ -195,7 +196,7 @@ class LlamaCppModel(Model):
         """
         if structure is None or not self.options.grammar:
             return None
-        from gent_core.grammar import checked_agent_grammar
+        from gent_prompt import checked_agent_grammar
 
         text = checked_agent_grammar(structure, logger)
         if text is None:
@@ -208,7 +209,7 @@ class LlamaCppModel(Model):
     # ----------------------------------------------------------------- generation
 
     def prompt_for(self, request: ModelRequest) -> str:
-        """The raw prompt sent for ``request`` (see :func:`gent_core.guidance.render_prompt`)."""
+        """The raw prompt sent for ``request`` (see :func:`gent_prompt.render_prompt`)."""
         return render_prompt(request.messages, request.structure, few_shot=self.options.few_shot)
 
     def render_request(self, request: ModelRequest) -> str:

@@ -13,6 +13,7 @@ import pytest
 from gent_llamacpp.engine import resolve_binding
 from gent_llamacpp.model import LlamaCppModel
 from gent_llamacpp.stops import StopMatcher
+from gent_prompt import TRANSCRIPT_STOP, render_prompt
 from hypothesis import given
 from hypothesis import strategies as st
 from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
@@ -20,7 +21,7 @@ from llamacpp_helpers import CHAINS, FORMATS, TOOLS, Answer, make_structure
 from gent_core import JSONTermination
 from gent_core.errors import ConfigError, ModelError
 from gent_core.grammar import GrammarMatcher, build_agent_grammar
-from gent_core.guidance import TRANSCRIPT_STOP, example_arguments, render_prompt
+from gent_core.guidance import example_arguments
 from gent_core.messages import Message
 from gent_core.model import ModelIdentity, ModelRequest
 from gent_core.sections import FormattedSection

@@ -1,4 +1,4 @@
-"""OpenAI chat messages: gent-natural's reader, and the exact round trip through the toolkit's
+"""OpenAI chat messages: gent-natural's reader, and the exact round trip through its
 writer."""
 
 from __future__ import annotations

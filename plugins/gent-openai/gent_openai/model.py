@@ -3,7 +3,7 @@
 Every call has an output budget (``max_tokens``, :data:`~gent_openai.options.DEFAULT_MAX_TOKENS`
 unless set); an output the server cut there ends with finish reason ``length``, which the agent
 reports as cut off and never uses. With an agent's structure, the chat API gets worked examples
-as earlier turns (:func:`~gent_core.guidance.render_chat`), the completions API the base-model
+as earlier turns (:func:`~gent_prompt.render_chat`), the completions API the base-model
 prompt; the agent's grammar goes to servers known to take one
 (:mod:`gent_openai.server_kind`), and a thinking budget (:mod:`gent_openai.thinking`) stops a
 long thinking section and continues the output with the action.
@@ -254,8 +254,7 @@ class OpenAIModel(Model):
             # An instruct model behind the chat API: its own template, and with a structure
             # worked examples in the agent's format as earlier turns.
             from gent_natural import messages_to_openai
-
-            from gent_core.guidance import render_chat
+            from gent_prompt import render_chat
 
             messages = render_chat(request.messages, request.structure, few_shot=o.few_shot)
             body["messages"] = messages_to_openai(
@@ -265,7 +264,7 @@ class OpenAIModel(Model):
             # A base model behind the completions API: the same prompt as the in-process
             # llamacpp model gets (with a structure, few-shot in the agent's own format;
             # without, a User:/Assistant: transcript that must stop before the user's turn).
-            from gent_core.guidance import TRANSCRIPT_STOP, render_prompt
+            from gent_prompt import TRANSCRIPT_STOP, render_prompt
 
             body["prompt"] = render_prompt(request.messages, request.structure, few_shot=o.few_shot)
             if request.structure is None:
@@ -329,7 +328,7 @@ class OpenAIModel(Model):
     def _grammar(self, structure: OutputStructure | None) -> str | None:
         if structure is None or not self.sends_grammar():
             return None
-        from gent_core.grammar import checked_agent_grammar
+        from gent_prompt import checked_agent_grammar
 
         return checked_agent_grammar(structure, logger)
 

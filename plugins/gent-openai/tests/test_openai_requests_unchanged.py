@@ -1,5 +1,6 @@
-"""gent-openai writes its requests with the toolkit's message writer and transcript prompt
-(issue 18, §4): the bodies it sends are those its own writer and transcript sent before.
+"""gent-openai writes its requests with the shared message writer (gent-natural's) and
+gent-prompt's transcript prompt (issue 18, §4): the bodies it sends are those its own writer
+and transcript sent before.
 
 ``requests_before_the_shared_writer.json`` holds, for each conversation below, what
 ``gent_openai/render.py`` (removed after commit 2dc9c2b) returned: ``completion_prompt`` and

@@ -132,8 +132,9 @@ def test_completion_prompt_is_a_transcript_ending_with_the_assistant_turn() -> N
 
 
 def test_render_request_shows_the_messages_or_the_raw_prompt_as_sent() -> None:
+    from gent_prompt import render_chat, render_prompt
+
     from gent_core import TextTermination
-    from gent_core.guidance import render_chat, render_prompt
     from gent_core.model import OutputStructure
     from gent_core.sections import TextSection
     from gent_core.testing import PluginSandbox

@@ -10,13 +10,13 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from gent_prompt import render_prompt
 from gent_pythonic import PythonicToolChain, plugin
 from gent_tools_basic.calculator_tool import EXAMPLES as calculator_examples
 from gent_xml import XMLFormat
 
 from gent_core import Agent, RunResult, TextTermination, load_config
 from gent_core.errors import ConfigError
-from gent_core.guidance import render_prompt
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection

@@ -41,12 +41,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gent_core._example_choice import choose_positions, is_alike
-from gent_core._grammar.sections import GrammarUnsupportedError, section_delimiters
-from gent_core._observation import ERROR_PREFIX, section_name_for
+from gent_core import section_name_for
+from gent_core.errors import GentError
+from gent_core.grammar import section_delimiters
+from gent_core.guidance import ERROR_PREFIX
 from gent_core.messages import IMAGE_OMITTED, Message
 from gent_core.sections import FormattedSection
 from gent_core.toolchain import ToolCall
+from gent_prompt.example_choice import choose_positions, is_alike
 
 if TYPE_CHECKING:
     from gent_core.formats import TextFormat
@@ -259,12 +261,12 @@ def default_examples(
     model copies a single example verbatim); an example the chain cannot write is skipped.
     Without ``task``, they are taken in turn from each tool. With it, they are the ones most
     like the task, one of each tool first, the most alike last
-    (:func:`~gent_core._example_choice.choose_positions`).
+    (:func:`~gent_prompt.example_choice.choose_positions`).
 
     Without declared examples, the :data:`NEUTRAL_EXAMPLES` (made-up tools, so that no value
     shown can be copied into a real call as if it were the answer; see
     :func:`neutral_examples`); the same when some tool declares none and ``task`` shares no
-    word with any declared example (:func:`~gent_core._example_choice.is_alike`): the task is
+    word with any declared example (:func:`~gent_prompt.example_choice.is_alike`): the task is
     likely for a tool without examples, and a small model shown only another tool's examples
     calls that tool. Without tools, one task answered at once.
     """
@@ -339,7 +341,7 @@ def render_examples(structure: OutputStructure, examples: Sequence[FewShotExampl
 def _is_observation(fmt: TextFormat, text: str) -> bool:
     try:
         prefix, _ = section_delimiters(fmt, fmt.observation_name)
-    except GrammarUnsupportedError:
+    except GentError:  # the format does not write the section's content verbatim
         return False
     return bool(prefix.strip()) and text.lstrip().startswith(prefix.strip())
 

@@ -4,12 +4,11 @@ worked examples as earlier turns, each written by the agent's components, then t
 from __future__ import annotations
 
 from gent_json import JSONToolChain
+from gent_prompt.base_prompt import default_examples, render_chat
 from gent_xml import XMLFormat
 
-from gent_core._base_prompt import default_examples, render_chat
-from gent_core._grammar import build_agent_grammar
-from gent_core._grammar.match import GrammarMatcher
-from gent_core._terminations.text import TextTermination
+from gent_core import TextTermination
+from gent_core.grammar import GrammarMatcher, build_agent_grammar
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from gent_json import JSONToolChain
+from gent_prompt.base_prompt import default_examples, render_prompt
+from gent_prompt.example_choice import choose_examples, words
 from gent_xml import XMLFormat
 
-from gent_core._base_prompt import default_examples, render_prompt
-from gent_core._example_choice import choose_examples, words
-from gent_core._terminations.text import TextTermination
+from gent_core import TextTermination
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import TextSection

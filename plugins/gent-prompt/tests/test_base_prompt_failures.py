@@ -8,18 +8,17 @@ from collections.abc import Sequence
 
 import pytest
 from gent_json import JSONToolChain
-from gent_xml import XMLFormat
-
-from gent_core import Agent
-from gent_core._base_prompt import (
+from gent_prompt.base_prompt import (
     NEUTRAL_EXAMPLES,
     RECOVERY_EXAMPLE,
     default_examples,
     render_chat,
     render_prompt,
 )
-from gent_core._example_choice import is_alike
-from gent_core._terminations.text import TextTermination
+from gent_prompt.example_choice import is_alike
+from gent_xml import XMLFormat
+
+from gent_core import Agent, TextTermination
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import FormattedSection, TextSection

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from gent_json import JSONToolChain
 from gent_markdown import MarkdownFormat
+from gent_prompt.base_prompt import render_prompt
 from gent_xml import XMLFormat
 from gent_yaml import YAMLToolChain
 
-from gent_core._base_prompt import render_prompt
-from gent_core._terminations.text import TextTermination
+from gent_core import TextTermination
 from gent_core.formats import TextFormat
 from gent_core.messages import IMAGE_OMITTED, ImagePart, Message, MessageToolCall, TextPart
 from gent_core.model import OutputStructure

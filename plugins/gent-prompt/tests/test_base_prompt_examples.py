@@ -8,10 +8,7 @@ from collections.abc import Sequence
 import pytest
 from gent_json import JSONToolChain
 from gent_markdown import MarkdownFormat
-from gent_xml import XMLFormat
-from gent_yaml import YAMLToolChain
-
-from gent_core._base_prompt import (
+from gent_prompt.base_prompt import (
     ANSWER_THOUGHT,
     NEUTRAL_EXAMPLES,
     FewShotExample,
@@ -20,10 +17,12 @@ from gent_core._base_prompt import (
     render_examples,
     render_prompt,
 )
-from gent_core._grammar import build_agent_grammar
-from gent_core._grammar.match import GrammarMatcher
-from gent_core._terminations.text import TextTermination
+from gent_xml import XMLFormat
+from gent_yaml import YAMLToolChain
+
+from gent_core import TextTermination
 from gent_core.formats import TextFormat
+from gent_core.grammar import GrammarMatcher, build_agent_grammar
 from gent_core.messages import Message
 from gent_core.model import OutputStructure
 from gent_core.sections import FormattedSection, TextSection

@@ -7,7 +7,8 @@ same events as :class:`~gent_natural.scanner.TagScanner`:
   FormatWriter` writes) become elements;
 * with a tool chain, each action section gives one ``tool_call`` element per call the chain
   reads from it, and each observation section one ``tool_response`` element per tool section
-  inside it (a result starting with ``Error:`` is a failed call's);
+  inside it (a result starting with ``Error:``, the core's
+  :data:`~gent_core.guidance.ERROR_PREFIX`, is a failed call's);
 * text outside these sections is prose; a section that cannot be read (cut off, or calls the
   chain rejects) stays in the text with its problem reported.
 """
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from gent_core import section_name_for
 from gent_core.errors import GentError
+from gent_core.guidance import ERROR_PREFIX
 from gent_core.sections import ParsedSection, SectionEnded, SectionEvent, TextDelta
 from gent_natural.scanner import BrokenElement, Element, ProseText, ScanEvent
 from gent_natural.tags import CALL_TAG, RESPONSE_TAG
@@ -28,10 +30,7 @@ if TYPE_CHECKING:
     from gent_core.formats import TextFormat
     from gent_core.toolchain import ToolChain
 
-__all__ = ["ERROR_PREFIX", "SectionScanner"]
-
-ERROR_PREFIX = "Error: "
-"""How gent's observations start the text of a failed call."""
+__all__ = ["SectionScanner"]
 
 
 class SectionScanner:

@@ -30,6 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from gent_history.recorder import record_runs  # noqa: E402
 from gent_json import JSONToolChain  # noqa: E402
 from gent_tools_basic import calculator  # noqa: E402
 from gent_xml.format import XMLFormat  # noqa: E402
@@ -37,7 +38,6 @@ from recorder import Recorder  # noqa: E402
 
 from gent_core._agent import Agent  # noqa: E402
 from gent_core._cli.main import main  # noqa: E402
-from gent_core._history.recorder import record_runs  # noqa: E402
 from gent_core.testing import ScriptedModel  # noqa: E402
 
 _VOCABULARY = (
@@ -97,8 +97,8 @@ def _search_in_process(repeats: int) -> tuple[float, int]:
 
 def _search_query(repeats: int) -> float:
     """Median seconds of the search alone: the store's query, on an open database."""
-    from gent_core._history.paths import database_path
-    from gent_core._history.store import HistoryStore
+    from gent_history.paths import database_path
+    from gent_history.store import HistoryStore
 
     times = []
     with HistoryStore(database_path()) as store:

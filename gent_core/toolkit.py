@@ -39,6 +39,13 @@ beyond the contracts, in one namespace (names load lazily, so importing it costs
   (:func:`probe_path`), ``module:name`` imports from given folders
   (:func:`import_object`, :func:`import_search_path`), a run's JSONL transcript read back
   (:func:`load_transcript`);
+* **run records kept elsewhere**, for a run history such as gent-history: the lines a
+  transcript holds, built and read back in one place (:func:`run_line`, :func:`step_line`,
+  :func:`end_line`, :func:`resume_line`, :func:`transcript_from_records`, :class:`Transcript`,
+  :class:`TranscriptError`), the lock a transcript's writer holds (:func:`lock_file`), the
+  messages earlier runs leave for the next one (:func:`conversation_messages`), the deepest
+  nesting a record holds (:data:`OUTPUT_MAX_DEPTH`) and the user's data directory
+  (:func:`user_dir`);
 * **command-line frame** for plugin commands: gent's help formatter (:class:`HelpFormatter`),
   running a command's coroutine with gent's Ctrl-C handling (:func:`run_command`), terminals
   and colour (:func:`is_terminal`, :func:`rich_console`), a usage error
@@ -178,6 +185,19 @@ _EXPORTS: dict[str, str] = {
     "probe_path": "gent_core._path_probe",
     "import_search_path": "gent_core._importing",
     "load_transcript": "gent_core._transcript.lines",
+    # run records kept elsewhere (a run history): the transcript's lines, its file lock,
+    # the conversation they stand for, the user's data directory
+    "Transcript": "gent_core._transcript.lines",
+    "TranscriptError": "gent_core._transcript.lines",
+    "end_line": "gent_core._transcript.lines",
+    "resume_line": "gent_core._transcript.lines",
+    "run_line": "gent_core._transcript.lines",
+    "step_line": "gent_core._transcript.lines",
+    "transcript_from_records": "gent_core._transcript.lines",
+    "lock_file": "gent_core._transcript.writer",
+    "conversation_messages": "gent_core._agent.replay",
+    "OUTPUT_MAX_DEPTH": "gent_core._serialize",
+    "user_dir": "gent_core._user_dirs",
     # the command-line frame
     "HelpFormatter": "gent_core._cli.helpformat",
     "UsageError": "gent_core._cli.errors",
@@ -192,6 +212,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from gent_core._agent.replay import conversation_messages
     from gent_core._base_prompt import (
         TRANSCRIPT_STOP,
         default_examples,
@@ -304,6 +325,7 @@ if TYPE_CHECKING:
     from gent_core._serialize import (
         MAX_DEPTH,
         MAX_INT_DIGITS,
+        OUTPUT_MAX_DEPTH,
         ValueBoundsError,
         check_value,
         dumps_json,
@@ -323,7 +345,18 @@ if TYPE_CHECKING:
         quote_start,
         snippet_at,
     )
-    from gent_core._transcript.lines import load_transcript
+    from gent_core._transcript.lines import (
+        Transcript,
+        TranscriptError,
+        end_line,
+        load_transcript,
+        resume_line,
+        run_line,
+        step_line,
+        transcript_from_records,
+    )
+    from gent_core._transcript.writer import lock_file
+    from gent_core._user_dirs import user_dir
     from gent_core._workspace import (
         MAX_SYMLINK_HOPS,
         Target,
@@ -376,6 +409,7 @@ __all__ = [
     "NEUTRAL_CALL",
     "NEUTRAL_CALLS",
     "NOFOLLOW",
+    "OUTPUT_MAX_DEPTH",
     "Output",
     "PathRejectedError",
     "PatternError",
@@ -391,6 +425,8 @@ __all__ = [
     "Target",
     "ToolEntry",
     "ToolsetSpec",
+    "Transcript",
+    "TranscriptError",
     "USE_DIR_FD",
     "UsageError",
     "ValueBoundsError",
@@ -408,6 +444,7 @@ __all__ = [
     "checked_agent_grammar",
     "clean_schema",
     "compile_pattern",
+    "conversation_messages",
     "default_agent_help",
     "default_agent_yaml",
     "default_examples",
@@ -415,6 +452,7 @@ __all__ = [
     "describe_signature",
     "docs_url",
     "dumps_json",
+    "end_line",
     "example_arguments",
     "execute_action",
     "execute_calls",
@@ -433,6 +471,7 @@ __all__ = [
     "literal",
     "load_export",
     "load_transcript",
+    "lock_file",
     "matches",
     "name_table",
     "not_an_object_problem",
@@ -453,8 +492,10 @@ __all__ = [
     "render_chat",
     "render_prompt",
     "repeat_calls",
+    "resume_line",
     "rich_console",
     "run_command",
+    "run_line",
     "same_file",
     "sample",
     "search",
@@ -463,11 +504,14 @@ __all__ = [
     "set_pattern_timeout",
     "show_value",
     "snippet_at",
+    "step_line",
     "syntax_problem",
     "to_json_data",
     "to_jsonable",
+    "transcript_from_records",
     "truncate_output",
     "unknown_problem",
+    "user_dir",
     "write_json",
 ]
 

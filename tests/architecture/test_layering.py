@@ -100,10 +100,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("configuration", ("gent_core._config",)),
     ("execution and the agent loop", ("gent_core._execution", "gent_core._agent")),
     (
-        "applications: command line, history, testing kit, the public namespace",
+        "applications: command line, testing kit, the public namespace",
         (
             "gent_core._cli",
-            "gent_core._history",
             "gent_core.testing",
             "gent_core.toolkit",
             "gent_core.__main__",

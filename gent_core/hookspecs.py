@@ -71,11 +71,25 @@ class RunHistory(Protocol):
             is logged): what ``--resume`` takes to continue it.
     """
 
-    transcript: object | None
-    history: Sequence[Message]
-    header: Mapping[str, Any] | None
-    where: str
-    continued: str | None
+    @property
+    def transcript(self) -> object | None:
+        """The logged run ``--resume ID`` continues, or ``None``."""
+
+    @property
+    def history(self) -> Sequence[Message]:
+        """The messages of the conversation ``--continue`` joins."""
+
+    @property
+    def header(self) -> Mapping[str, Any] | None:
+        """The ``run`` line of the resumed or continued run, or ``None``."""
+
+    @property
+    def where(self) -> str:
+        """The resumed or continued run in words."""
+
+    @property
+    def continued(self) -> str | None:
+        """The conversation ``--continue`` joins, in words, or ``None``."""
 
     @property
     def run_id(self) -> str | None:

@@ -1,8 +1,8 @@
 """The run history: logging runs, and searching 1,000 of them with ``gent logs -q``.
 
 1. Logging: 1,000 agent runs on the scripted model (one tool call, then the answer), each
-   logged by the recorder ``gent run`` attaches (``record_runs``), into a fresh database;
-   the time per run with logging against the same runs without it.
+   logged by the recorder gent-history attaches to ``gent run`` (``record_runs``), into a
+   fresh database; the time per run with logging against the same runs without it.
 2. Search: ``gent logs -q WORD --json`` over those 1,000 runs (full-text search over tasks
    and answers, SQLite FTS5), in-process through the CLI's ``main()`` (parsing, opening the
    database, the query, strict JSON output), median of repeated calls; target under 100 ms.

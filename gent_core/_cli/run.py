@@ -200,21 +200,35 @@ def _plan(args: argparse.Namespace) -> _Plan:
         continue_conversation=args.continue_conversation,
         log=not args.no_log,
     )
+    try:
+        _earlier_run(plan, resume)
+    except BaseException:
+        if history is not None:
+            history.close()  # lets go of a resumed run's lock
+        raise
+    return plan
+
+
+def _earlier_run(plan: _Plan, resume: str | None) -> None:
+    """Fill in the run that ``plan`` continues: the logged run or conversation its run
+    history resolved, else the transcript file ``--resume`` names.
+
+    Raises:
+        GentError: An unreadable transcript.
+    """
+    history = plan.history
     if history is not None and history.header is not None:
         plan.resume = history.transcript
         plan.messages = list(history.history)
         plan.header = dict(history.header)
         plan.header_where = history.where
-    elif resume is not None:  # a transcript file: with a CONFIG, the agent reads it (locked)
-        plan.resume = resume
-        if config_file is None:
-            from gent_core._transcript.lines import load_transcript
+    elif resume is not None and plan.config_file is None:
+        from gent_core._transcript.lines import load_transcript
 
-            plan.header = load_transcript(resume).header
-            plan.header_where = f"the transcript {resume}"
+        plan.header = load_transcript(resume).header  # with a CONFIG, the agent reads it
+        plan.header_where = f"the transcript {resume}"
     if resume is not None and plan.resume is None:
-        plan.resume = resume
-    return plan
+        plan.resume = resume  # a transcript file, appended to
 
 
 def _load(plan: _Plan, args: argparse.Namespace) -> LoadedConfig:

@@ -48,7 +48,7 @@ def resolve_run_history(
     except Exception as error:  # a plugin's bug: one line, never a traceback
         raise GentError(
             f"the run history failed: {type(error).__name__}: {error}",
-            hint="Leave it out of this run: GENT_DISABLE_PLUGINS=history",
+            hint="gent plugins names the plugins; GENT_DISABLE_PLUGINS=NAME leaves one out",
         ) from error
     if history is not None:
         return history

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,10 @@ def test_disabling_gent_history_leaves_gent_run_working_and_silent(tmp_path: Pat
     """In the installed environment (gent-history installed), GENT_DISABLE_PLUGINS=history:
     the run works, logs nothing, and --continue says gent-history is installed but not
     loaded."""
-    pytest.importorskip("gent_history")
+    try:
+        metadata.distribution("gent-history")
+    except metadata.PackageNotFoundError:
+        pytest.skip("gent-history is not installed in this environment")
     agent = _config(tmp_path / "agent.yaml", CALL, "<answer>391</answer>")
     environment = {key: value for key, value in os.environ.items() if not key.startswith("GENT_")}
     environment.update(GENT_HOME=str(tmp_path / "home"), GENT_DISABLE_PLUGINS="history")
@@ -159,3 +163,22 @@ def test_disabling_gent_history_leaves_gent_run_working_and_silent(tmp_path: Pat
     assert "gent-history keeps it and is installed, but not loaded" in refused.stderr
     unknown = gent("logs")
     assert unknown.returncode == 2 and "logs" in unknown.stderr
+
+
+class _Broken:
+    @hookimpl
+    def gent_resolve_run(
+        self, resume: str | None, continue_conversation: bool, log: bool, command: str
+    ) -> None:
+        raise RuntimeError("the database exploded")
+
+
+def test_a_run_history_that_raises_is_one_line_and_exit_2(
+    installed: PluginSandbox, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    installed.register(_Broken(), "broken")
+    agent = _config(tmp_path / "agent.yaml", "<answer>391</answer>")
+    code, out, err = _gent(capsys, "run", agent, "What is 17 * 23?")
+    assert (code, out) == (2, "")
+    assert "the run history failed: RuntimeError: the database exploded" in err
+    assert "Traceback" not in err

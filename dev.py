@@ -39,9 +39,17 @@ VENV = Path(os.environ.get("GENT_VENV", ROOT / ".venv"))
 OTHER_PYTHONS = ("3.10", "3.12", "3.13")
 DEMO_CONFIG = ROOT / "examples" / "calculator.yaml"
 DEMO_TASK = "What is 17 * 23?"
-DEMO_PLUGINS = ("gent-llamacpp", "gent-prompt", "gent-xml", "gent-json", "gent-tools-basic")
-"""The plugins examples/calculator.yaml uses (its model, format, tool chain and tool), and
-the prompt library its model back end depends on."""
+DEMO_PLUGINS = (
+    "gent-llamacpp",
+    "gent-prompt",
+    "gent-xml",
+    "gent-json",
+    "gent-tools-basic",
+    "gent-history",
+)
+"""The plugins examples/calculator.yaml uses (its model, format, tool chain and tool), the
+prompt library its model back end depends on, and the run history (gent logs, gent run
+--continue) the quick start installs by default."""
 
 
 def plugin_dirs() -> list[Path]:

@@ -1,8 +1,8 @@
 """The run history: logging runs, and searching 1,000 of them with ``gent logs -q``.
 
 1. Logging: 1,000 agent runs on the scripted model (one tool call, then the answer), each
-   logged by the recorder ``gent run`` attaches (``record_runs``), into a fresh database;
-   the time per run with logging against the same runs without it.
+   logged by the recorder gent-history attaches to ``gent run`` (``record_runs``), into a
+   fresh database; the time per run with logging against the same runs without it.
 2. Search: ``gent logs -q WORD --json`` over those 1,000 runs (full-text search over tasks
    and answers, SQLite FTS5), in-process through the CLI's ``main()`` (parsing, opening the
    database, the query, strict JSON output), median of repeated calls; target under 100 ms.
@@ -30,6 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from gent_history.recorder import record_runs  # noqa: E402
 from gent_json import JSONToolChain  # noqa: E402
 from gent_tools_basic import calculator  # noqa: E402
 from gent_xml.format import XMLFormat  # noqa: E402
@@ -37,7 +38,6 @@ from recorder import Recorder  # noqa: E402
 
 from gent_core._agent import Agent  # noqa: E402
 from gent_core._cli.main import main  # noqa: E402
-from gent_core._history.recorder import record_runs  # noqa: E402
 from gent_core.testing import ScriptedModel  # noqa: E402
 
 _VOCABULARY = (
@@ -97,8 +97,8 @@ def _search_in_process(repeats: int) -> tuple[float, int]:
 
 def _search_query(repeats: int) -> float:
     """Median seconds of the search alone: the store's query, on an open database."""
-    from gent_core._history.paths import database_path
-    from gent_core._history.store import HistoryStore
+    from gent_history.paths import database_path
+    from gent_history.store import HistoryStore
 
     times = []
     with HistoryStore(database_path()) as store:

@@ -1,5 +1,5 @@
 r"""gent's directories in the user's home, by the platform's convention: one rule for the data
-directory (the history database) and the cache directory (plugin discovery).
+directory (gent-history's database) and the cache directory (plugin discovery).
 
 * Linux and other Unixes: ``$XDG_DATA_HOME/gent`` (default ``~/.local/share/gent``) and
   ``$XDG_CACHE_HOME/gent`` (default ``~/.cache/gent``);

@@ -2,7 +2,8 @@
 
 * values: strict JSON and the depth and size every value obeys (:func:`dumps_json`,
   :func:`write_json`, :func:`to_jsonable`, :func:`to_json_data`, :func:`check_value`,
-  :class:`ValueBoundsError`, :data:`MAX_DEPTH`, :data:`MAX_INT_DIGITS`);
+  :class:`ValueBoundsError`, :data:`MAX_DEPTH`, :data:`MAX_INT_DIGITS`, and
+  :data:`OUTPUT_MAX_DEPTH`, the depth of a record that holds such values);
 * readers: JSON, files, streams and lines read within a size (:func:`read_json`,
   :func:`read_file`, :func:`read_text_file`, :func:`read_stream`, :func:`bounded_lines`,
   :class:`LineTooLongError`; a plugin names its own kind of file and its limit with
@@ -25,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     # values
     "MAX_DEPTH": "gent_core._serialize",
     "MAX_INT_DIGITS": "gent_core._serialize",
+    "OUTPUT_MAX_DEPTH": "gent_core._serialize",
     "ValueBoundsError": "gent_core._serialize",
     "check_value": "gent_core._serialize",
     "dumps_json": "gent_core._serialize",
@@ -73,6 +75,7 @@ if TYPE_CHECKING:
     from gent_core._serialize import (
         MAX_DEPTH,
         MAX_INT_DIGITS,
+        OUTPUT_MAX_DEPTH,
         ValueBoundsError,
         check_value,
         dumps_json,
@@ -87,6 +90,7 @@ __all__ = [
     "LineTooLongError",
     "MAX_DEPTH",
     "MAX_INT_DIGITS",
+    "OUTPUT_MAX_DEPTH",
     "PatternError",
     "PatternTimeoutError",
     "ValueBoundsError",

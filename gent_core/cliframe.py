@@ -4,8 +4,9 @@ What a :class:`~gent_core.Command` needs to behave like gent's own: gent's help 
 (:class:`HelpFormatter`), its coroutine run with gent's Ctrl-C handling
 (:func:`run_command`), a usage error that prints as one line (:class:`UsageError`), output
 with gent's redaction and terminal safety (:class:`Output`, :class:`Redactor`), terminals
-and colour (:func:`is_terminal`, :func:`rich_console`) and a documentation page's address for
-messages (:func:`docs_url`).
+and colour (:func:`is_terminal`, :func:`rich_console`), a documentation page's address for
+messages (:func:`docs_url`) and the user's own directory of gent's data, by the platform's
+convention (:func:`user_dir`, as ``click.get_app_dir`` is click's).
 
 It exposes the frame only: it imports no command, no agent loop and no configuration
 loading. Names load lazily.
@@ -28,6 +29,8 @@ _EXPORTS: dict[str, str] = {
     "is_terminal": "gent_core._cli.colors",
     "rich_console": "gent_core._cli.colors",
     "docs_url": "gent_core._docs_url",
+    # where an application keeps the user's data
+    "user_dir": "gent_core._user_dirs",
 }
 
 if TYPE_CHECKING:
@@ -53,6 +56,9 @@ if TYPE_CHECKING:
     from gent_core._docs_url import (
         docs_url,
     )
+    from gent_core._user_dirs import (
+        user_dir,
+    )
 
 __all__ = [
     "HelpFormatter",
@@ -63,6 +69,7 @@ __all__ = [
     "is_terminal",
     "rich_console",
     "run_command",
+    "user_dir",
 ]
 
 

@@ -24,7 +24,7 @@ tool-call hooks instead turn that call into an error result the model reads).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -50,7 +50,64 @@ hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 """The marker of gent's hook specifications (a plugin adding hooks uses it too)."""
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
-__all__ = ["PROJECT_NAME", "hookimpl", "hookspec"]
+__all__ = ["PROJECT_NAME", "RunHistory", "hookimpl", "hookspec"]
+
+
+class RunHistory(Protocol):
+    """What a run history (gent-history) gives a command that runs agents
+    (:func:`gent_resolve_run`): the earlier run or conversation that the command continues,
+    and the logging of its runs.
+
+    Attributes:
+        transcript: The logged run that ``--resume ID`` continues, read back (a transcript
+            ``Agent.resume`` accepts), or ``None``.
+        history: The messages of the conversation ``--continue`` joins, oldest first (empty
+            otherwise).
+        header: The ``run`` line of the resumed or continued run (the configuration it
+            recorded), or ``None``.
+        where: That run in words, for messages (``"the logged run 01JC3Q..."``).
+        continued: The conversation ``--continue`` joins, in words, for the command to
+            announce (``"conversation 01JC3Q... (2 earlier turns)"``), or ``None``.
+        run_id: The id of the latest run logged so far (``None`` before one, or when nothing
+            is logged): what ``--resume`` takes to continue it.
+    """
+
+    @property
+    def transcript(self) -> object | None:
+        """The logged run ``--resume ID`` continues, or ``None``."""
+
+    @property
+    def history(self) -> Sequence[Message]:
+        """The messages of the conversation ``--continue`` joins."""
+
+    @property
+    def header(self) -> Mapping[str, Any] | None:
+        """The ``run`` line of the resumed or continued run, or ``None``."""
+
+    @property
+    def where(self) -> str:
+        """The resumed or continued run in words."""
+
+    @property
+    def continued(self) -> str | None:
+        """The conversation ``--continue`` joins, in words, or ``None``."""
+
+    @property
+    def run_id(self) -> str | None:
+        """The id of the latest logged run, or ``None``."""
+
+    def attach(self, agent: Any, *, recorded: bool) -> None:
+        """Log every run of ``agent`` from now on (nothing with ``--no-log`` or logging off).
+
+        Args:
+            agent: The command's :class:`~gent_core.Agent` (its runs are observed through
+                the run hooks, as run-scoped middleware).
+            recorded: Whether it was built from the configuration the resumed or continued
+                run recorded (its runs are then logged under that run's configuration name).
+        """
+
+    def close(self) -> None:
+        """Finish logging (wait for the writes) once the command is done with the agent."""
 
 
 # --------------------------------------------------------------------------- extending the contract
@@ -207,6 +264,30 @@ def gent_register_commands() -> Mapping[str, Command]:
         built-in command or supplied by several plugins is left out with a warning.
 
     All implementations are called; results are merged.
+    """
+
+
+@hookspec(firstresult=True)
+def gent_resolve_run(
+    resume: str | None, continue_conversation: bool, log: bool, command: str
+) -> RunHistory | None:
+    """Called by the commands that run agents (``gent run``, ``gent chat``) before they build
+    the agent: resolve the earlier run it continues, and say how its runs are logged.
+
+    Args:
+        resume: ``--resume VALUE``: a transcript file the agent appends to, or the id (or an
+            unambiguous start of it) of a logged run; ``None`` without ``--resume``.
+        continue_conversation: ``--continue``: the run joins the last logged conversation.
+        log: ``False`` with ``--no-log``: nothing of this command is logged.
+        command: The command, for messages (``"gent run"``).
+
+    Returns:
+        A :class:`RunHistory`; ``None`` leaves the command without a run history (nothing
+        logged; ``--continue`` and ``--resume ID`` are then refused, naming the distribution
+        that supplies them). Raise a :class:`~gent_core.errors.GentError` when the run to
+        continue cannot be had (no such run, nothing logged, a damaged database).
+
+    The first non-``None`` result wins (``firstresult``): one run history per command.
     """
 
 

@@ -577,7 +577,7 @@ def history_database(*damage: str) -> bytes:
     """
     import sqlite3
 
-    from gent_core._history.store import HistoryStore
+    from gent_history.store import HistoryStore
 
     with tempfile.TemporaryDirectory(prefix="gent-hostile-db-") as folder:
         path = Path(folder) / "logs.db"

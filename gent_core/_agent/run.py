@@ -37,7 +37,6 @@ from gent_core._agent.repeats import (
     repeated_failure,
     repeated_failure_message,
 )
-from gent_core._agent.replay import step_messages
 from gent_core._agent.streaming import (
     CUT_OFF_FINISH_REASONS,
     OUTPUT_LIMIT,
@@ -49,6 +48,7 @@ from gent_core._agent.streaming import (
 from gent_core._execution import check_call_count, execute_calls
 from gent_core._observation import truncate_output
 from gent_core._serialize import ValueBoundsError, check_value, to_json_data
+from gent_core._transcript.replay import step_messages
 from gent_core.context import ExecutionContext
 from gent_core.errors import (
     GentError,

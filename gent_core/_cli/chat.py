@@ -4,9 +4,10 @@ Each message the user sends is one run of the agent (:meth:`Agent.run
 <gent_core._agent.Agent.run>`), which may call tools, shown by the live view of ``gent run``.
 The conversation carries across turns: the messages of the finished turns (each task and
 every step's messages, rebuilt from the run's records as ``--resume`` rebuilds them:
-:func:`~gent_core._agent.run.turn_messages`) are the next turn's history. The turns are logged
-as the runs of one conversation; ``-c/--continue`` resumes the last logged one
-(:func:`~gent_core._cli.conversation.last_conversation`), its turns first in the history.
+:func:`~gent_core._transcript.replay.turn_messages`) are the next turn's history. With a run
+history (gent-history, through the ``gent_resolve_run`` hook) the turns are logged as the runs
+of one conversation, and ``-c/--continue`` resumes the last logged one, its turns first in the
+history.
 
 * A message ends at the end of its line; a line ending in ``\`` continues on the next (the
   backslash is dropped and the lines are joined by a newline).
@@ -44,10 +45,9 @@ from gent_core.errors import GentError
 
 if TYPE_CHECKING:
     from gent_core._agent import Agent
-    from gent_core._cli.conversation import Continued
     from gent_core._config import LoadedConfig
     from gent_core._config.secrets import Redactor
-    from gent_core._history.recorder import HistoryRecorder
+    from gent_core.hookspecs import RunHistory
     from gent_core.messages import Message
 
 __all__ = ["EXIT_WORDS", "add_arguments", "read_message", "run"]
@@ -70,8 +70,9 @@ conversation recorded; else ./{LOCAL_CONFIG} if it exists; else the built-in age
 change any key of it, as for gent run. The tools work in the config file's folder, not the
 current directory (--cwd DIR changes it).
 
--c/--continue resumes the last logged conversation (of gent chat or gent run): the agent
-sees its earlier turns.
+With gent-history installed (the quick start installs it), the turns are logged as one
+conversation (gent logs), and -c/--continue resumes the last logged conversation (of gent chat
+or gent run): the agent sees its earlier turns.
 
 Typing: a message ends at the end of the line; end a line with \\ to continue it on the next.
 !exit or Ctrl-D on an empty line ends the conversation; Ctrl-C cancels the turn the agent is
@@ -95,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "config", metavar="CONFIG", nargs="?", help="the agent's YAML config file (optional)"
     )
-    history = parser.add_argument_group("history", "the run log (gent logs)")
+    history = parser.add_argument_group("history", "the run history (gent-history: gent logs)")
     history.add_argument(
         "-c",
         "--continue",
@@ -166,29 +167,32 @@ def run(args: argparse.Namespace) -> int:
     from gent_core._cli.interrupt import finish_loop, run_turn
 
     output = Output()
-    recorder: HistoryRecorder | None = None
+    history: RunHistory | None = None
     try:
-        loaded, continued = _load(args)
+        history = _history(args)
+        loaded = _load(args, history)
         output = Output(loaded.redactor)
-        agent, recorder = _chat_agent(loaded, args, output, continued)
+        agent = _chat_agent(loaded, args, output, history)
     except GentError as error:
         output.failure(COMMAND, error)
+        if history is not None:
+            history.close()
         return 2
     quiet = getattr(args, "verbosity", 0) < 0
     interactive = sys.stdin.isatty()
+    continued = history.continued if history is not None else None
     if continued is not None and not quiet:
-        turns = f"{continued.turns} earlier turn" + ("" if continued.turns == 1 else "s")
-        output.line(f"Continuing conversation {continued.conversation_id} ({turns}).", err=True)
+        output.line(f"Continuing {continued}.", err=True)
     if interactive and not quiet:
         output.line(
             f"Chatting with {loaded.source}. End a line with \\ to continue it; "
             "!exit or Ctrl-D to leave; Ctrl-C cancels a turn.",
             err=True,
         )
-    history = list(continued.history) if continued is not None else []
+    messages = list(history.history) if history is not None else []
     loop = asyncio.new_event_loop()
     try:
-        code = _converse(loop, agent, _reader(interactive), output, args, loaded.redactor, history)
+        code = _converse(loop, agent, _reader(interactive), output, args, loaded.redactor, messages)
     finally:
         # Stop the toolsets and the model in the loop they run in, then close it as
         # asyncio.run would; a Ctrl-C meanwhile only cuts the cleanup short.
@@ -197,8 +201,8 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             finish_loop(loop)
         loop.close()
-        if recorder is not None:
-            recorder.close()
+        if history is not None:
+            history.close()
     if interactive and not quiet and code == 0:
         output.write("\n", err=True)
     return code
@@ -215,52 +219,59 @@ def _ended(output: Output) -> int:
     return EXIT_INTERRUPTED
 
 
-def _load(args: argparse.Namespace) -> tuple[LoadedConfig, Continued | None]:
-    """The config (CONFIG, else with ``--continue`` the one the conversation recorded, else
-    the usual default), and the conversation ``--continue`` resumes.
+def _history(args: argparse.Namespace) -> RunHistory | None:
+    """The conversation's run history (a plugin's: gent-history), with ``--continue`` the
+    conversation it joins; ``None`` when no plugin keeps one.
 
     Raises:
-        GentError: A bad config, or nothing to continue.
+        GentError: Nothing to continue, or ``--continue`` without a run history.
+    """
+    from gent_core._cli.runhistory import resolve_run_history
+
+    return resolve_run_history(
+        COMMAND,
+        resume=None,
+        continue_conversation=args.continue_conversation,
+        log=not args.no_log,
+    )
+
+
+def _load(args: argparse.Namespace, history: RunHistory | None) -> LoadedConfig:
+    """The config: CONFIG, else with ``--continue`` the one the conversation recorded, else
+    the usual default.
+
+    Raises:
+        GentError: A bad config.
     """
     config_file = _config_file(args)
-    if not args.continue_conversation:
-        return load_agent_config(config_file, args), None
-    from gent_core._cli.conversation import last_conversation
-
-    continued = last_conversation(COMMAND)
-    if config_file is not None:
-        return load_agent_config(config_file, args), continued
-    loaded = header_agent_config(
-        continued.header,
+    header = history.header if history is not None else None
+    if header is None or config_file is not None:
+        return load_agent_config(config_file, args)
+    assert history is not None
+    return header_agent_config(
+        dict(header),
         args,
-        where=f"the logged run {continued.last.id}",
+        where=history.where,
         give_config=f"Give the config to use: {COMMAND} CONFIG --continue",
     )
-    return loaded, continued
 
 
 def _chat_agent(
-    loaded: LoadedConfig, args: argparse.Namespace, output: Output, continued: Continued | None
-) -> tuple[Agent, HistoryRecorder | None]:
-    """The agent of the conversation, and the recorder logging its turns (unless
-    ``--no-log``), joining the conversation ``--continue`` resumes.
+    loaded: LoadedConfig, args: argparse.Namespace, output: Output, history: RunHistory | None
+) -> Agent:
+    """The agent of the conversation; the run history (if any) logs its turns as the runs
+    of one conversation (joining the one ``--continue`` resumes).
     """
     from gent_core._agent import Agent
     from gent_core._cli.logging_setup import redact_logs_with
     from gent_core._cli.run import terminal_asker
-    from gent_core._history.recorder import record_runs
 
     redact_logs_with(loaded.redactor)
     agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
-    # every turn is a run of this agent: the recorder logs each as one conversation
-    if args.no_log:
-        return agent, None
-    if continued is None:
-        return agent, record_runs(agent)
-    recorded_config = continued.last.config_name if _config_file(args) is None else None
-    return agent, record_runs(
-        agent, config_name=recorded_config, conversation_id=continued.conversation_id
-    )
+    if history is not None:
+        recorded = history.header is not None and _config_file(args) is None
+        history.attach(agent, recorded=recorded)
+    return agent
 
 
 def _converse(
@@ -270,17 +281,17 @@ def _converse(
     output: Output,
     args: argparse.Namespace,
     redactor: Redactor,
-    history: list[Message],
+    messages: list[Message],
 ) -> int:
     """Read messages and run a turn for each until the input ends (0) or a turn fails in a
-    way that ends the conversation (2); each answered turn joins ``history`` (the earlier
+    way that ends the conversation (2); each answered turn joins ``messages`` (the earlier
     turns of a continued conversation, or nothing).
     """
-    from gent_core._agent.replay import turn_messages
     from gent_core._cli.interrupt import run_turn
     from gent_core._cli.live import LiveView
     from gent_core._cli.run import print_answer
     from gent_core._cli.signals import ends_session
+    from gent_core._transcript.replay import turn_messages
 
     quiet = getattr(args, "verbosity", 0) < 0
     view = (
@@ -303,7 +314,7 @@ def _converse(
         if not message.strip():
             continue
         try:
-            result = run_turn(loop, agent.run(message, on_event=view, history=history))
+            result = run_turn(loop, agent.run(message, on_event=view, history=messages))
         except KeyboardInterrupt:
             if ends_session():
                 return _ended(output)
@@ -312,6 +323,6 @@ def _converse(
         except GentError as error:
             output.failure(COMMAND, error)
             return 2
-        history.extend(turn_messages(result))
+        messages.extend(turn_messages(result))
         if quiet:
             print_answer(result, output, COMMAND)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ from gent_core.errors import GentError
 if TYPE_CHECKING:
     from gent_core._agent import Agent, AgentEvent, RunResult
     from gent_core._config import LoadedConfig
-    from gent_core._history.recorder import HistoryRecorder, Resumed
+    from gent_core.hookspecs import RunHistory
     from gent_core.messages import Message
     from gent_core.toolchain import ToolCall
 
@@ -43,7 +42,6 @@ __all__ = ["INTERMIXED_POSITIONALS", "add_arguments", "print_answer", "run", "te
 
 COMMAND = "gent run"
 
-logger = logging.getLogger("gent.cli")
 
 INTERMIXED_POSITIONALS = "arguments"
 """CONFIG and TASK may stand on either side of options (``gent run agent.yaml -m x TASK``)."""
@@ -64,8 +62,9 @@ the current directory (--cwd DIR changes it). A single argument is the task, unl
 existing .yaml/.yml file (then it is the config). The task is read from standard input when it
 is - or when none is given and something is piped in (at most GENT_MAX_TASK_SIZE, 4 MiB).
 
-Every run is logged to the history database (gent logs; --no-log or gent logs off to
-stop); a database that cannot be written is a warning and the run goes on.
+With gent-history installed (the quick start installs it), every run is logged to its
+database (gent logs; --no-log or gent logs off to stop), and --continue and --resume ID
+continue logged runs.
 
 exit codes: 0 the agent answered; 1 it stopped without an answer (a limit, a model failure);
 2 bad usage or config; 130 interrupted."""
@@ -80,8 +79,9 @@ examples:
   echo "What is 17 * 23?" | gent run agent.yaml     # the task from standard input (or -)
   gent run -s "Answer in French." --cwd ~/notes "What do my notes say?"
   gent run agent.yaml "Long task" --transcript run.jsonl   # then: --resume run.jsonl
-  gent run -c "And times 2?"                        # continue the last conversation
-  gent run --resume 01JC3Q                          # resume an interrupted logged run
+  gent run -c "And times 2?"                        # continue the last conversation (*)
+  gent run --resume 01JC3Q                          # resume an interrupted logged run (*)
+  (*) with gent-history, the run history
 """
 
 
@@ -117,7 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "it), or the logged run with this id (gent logs lists them); with the configuration "
         "it recorded unless CONFIG is given",
     )
-    history = parser.add_argument_group("history", "the run log (gent logs)")
+    history = parser.add_argument_group("history", "the run history (gent-history: gent logs)")
     history.add_argument(
         "-c",
         "--continue",
@@ -161,35 +161,21 @@ def print_answer(result: RunResult, output: Output, command: str = COMMAND) -> N
 
 @dataclass
 class _Plan:
-    """What ``gent run`` was asked for, read from the arguments and the history."""
+    """What ``gent run`` was asked for, read from the arguments and the run history."""
 
     config_file: str | None
     task: str | None
-    resumed: Resumed | None = None
-    history: list[Message] = field(default_factory=list)
-    conversation_id: str | None = None
-    config_name: str | None = None
+    history: RunHistory | None = None
+    resume: object | None = None
+    messages: list[Message] = field(default_factory=list)
     header: dict[str, Any] | None = None
     header_where: str = ""
 
 
-def _is_run_id(value: str) -> bool:
-    """Whether ``--resume VALUE`` names a logged run (a run id or its start) rather than a
-    transcript file: no such file, and only the characters of a run id.
-    """
-    from gent_core._history.store import RUN_ID_ALPHABET
-    from gent_core._path_probe import probe_path
-
-    return (
-        0 < len(value) <= 26
-        and set(value.upper()) <= set(RUN_ID_ALPHABET)
-        and not probe_path(value).exists
-    )
-
-
 def _plan(args: argparse.Namespace) -> _Plan:
     """Read the config file and the task; for ``--resume`` the run to resume, for
-    ``--continue`` the conversation to continue (from the history database).
+    ``--continue`` the conversation to continue (from the run history, when a plugin keeps
+    one: :func:`~gent_core._cli.runhistory.resolve_run_history`).
 
     Raises:
         GentError: Bad usage, an unreadable transcript or history, nothing to continue.
@@ -205,41 +191,44 @@ def _plan(args: argparse.Namespace) -> _Plan:
         raise UsageError(f'{understood}the TASK is missing: {COMMAND} [CONFIG] "TASK"')
     if task is not None and resume is not None:
         raise UsageError("give a TASK, or --resume TRANSCRIPT|ID (not both)")
+    from gent_core._cli.runhistory import resolve_run_history
+
     plan = _Plan(config_file, task)
-    if resume is not None and not _is_run_id(resume):
-        from gent_core._history.recorder import Resumed
-
-        # With a CONFIG, the agent reads the file first, under its lock.
-        plan.resumed = Resumed(path=resume)
-        if config_file is None:
-            plan.header = plan.resumed.read().header
-            plan.header_where = f"the transcript {resume}"
-        return plan
-    if resume is None and not args.continue_conversation:
-        return plan
-    if resume is None:
-        from gent_core._cli.conversation import last_conversation
-
-        continued = last_conversation(f'{COMMAND} "TASK"')
-        plan.conversation_id = continued.conversation_id
-        plan.history = continued.history
-        plan.header = continued.header
-        plan.header_where = f"the logged run {continued.last.id}"
-        if config_file is None:
-            plan.config_name = continued.last.config_name
-        return plan
-    from gent_core._history.paths import database_path
-    from gent_core._history.replay import resumable_run
-    from gent_core._history.store import HistoryStore
-
-    with HistoryStore(database_path()) as store:
-        plan.resumed = resumable_run(store, resume)
-        run = store.get_run(plan.resumed.run_id or resume)
-        plan.header = plan.resumed.read().header
-    plan.header_where = f"the logged run {run.id}"
-    if config_file is None:
-        plan.config_name = run.config_name
+    plan.history = history = resolve_run_history(
+        COMMAND,
+        resume=resume,
+        continue_conversation=args.continue_conversation,
+        log=not args.no_log,
+    )
+    try:
+        _earlier_run(plan, resume)
+    except BaseException:
+        if history is not None:
+            history.close()  # lets go of a resumed run's lock
+        raise
     return plan
+
+
+def _earlier_run(plan: _Plan, resume: str | None) -> None:
+    """Fill in the run that ``plan`` continues: the logged run or conversation its run
+    history resolved, else the transcript file ``--resume`` names.
+
+    Raises:
+        GentError: An unreadable transcript.
+    """
+    history = plan.history
+    if history is not None and history.header is not None:
+        plan.resume = history.transcript
+        plan.messages = list(history.history)
+        plan.header = dict(history.header)
+        plan.header_where = history.where
+    elif resume is not None and plan.config_file is None:
+        from gent_core._transcript.lines import load_transcript
+
+        plan.header = load_transcript(resume).header  # with a CONFIG, the agent reads it
+        plan.header_where = f"the transcript {resume}"
+    if resume is not None and plan.resume is None:
+        plan.resume = resume  # a transcript file, appended to
 
 
 def _load(plan: _Plan, args: argparse.Namespace) -> LoadedConfig:
@@ -247,7 +236,7 @@ def _load(plan: _Plan, args: argparse.Namespace) -> LoadedConfig:
     else the usual default (``./gent.yaml`` or the built-in agent).
     """
     if plan.header is not None and plan.config_file is None:
-        again = f"--resume {args.resume}" if plan.resumed is not None else "--continue"
+        again = f"--resume {args.resume}" if args.resume is not None else "--continue"
         return header_agent_config(
             plan.header,
             args,
@@ -266,20 +255,22 @@ def run(args: argparse.Namespace) -> int:
     the answer are the user's own text and are shown exactly as written
     (:func:`~gent_core.records.redact_record` for ``--json``).
 
-    The run is logged to the history database (:func:`~gent_core._history.recorder.record_runs`)
-    unless ``--no-log`` is given or logging is off.
+    A run history (gent-history, through ``gent_resolve_run``) logs the run, unless
+    ``--no-log`` is given or logging is off; without one nothing is logged or said.
     """
     from gent_core._cli.live import LiveView
 
     output = Output()
-    recorder: HistoryRecorder | None = None
+    plan: _Plan | None = None
     try:
         plan = _plan(args)
         loaded = _load(plan, args)
         output = Output(loaded.redactor)
-        agent, recorder = _agent(plan, loaded, args, output)
+        agent = _agent(plan, loaded, args, output)
     except GentError as error:
         output.failure(COMMAND, error)
+        if plan is not None and plan.history is not None:
+            plan.history.close()  # lets go of a resumed run's lock
         return 2
     quiet = getattr(args, "verbosity", 0) < 0
     view = (
@@ -296,15 +287,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP (gent_core._cli.signals)
         with contextlib.suppress(OSError):  # a terminal that hung up takes nothing
-            output.write(
-                f"\n{COMMAND}: interrupted{_resume_hint(args, plan, recorder)}\n", err=True
-            )
+            output.write(f"\n{COMMAND}: interrupted{_resume_hint(args, plan)}\n", err=True)
         return EXIT_INTERRUPTED
     finally:
-        if recorder is not None:
-            recorder.close()
-    if recorder is not None and recorder.run_id is not None:
-        logger.info("logged as run %s (gent logs show %s)", recorder.run_id, recorder.run_id)
+        if plan.history is not None:
+            plan.history.close()
     if args.json:
         from gent_core.records import redact_record
 
@@ -314,25 +301,17 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _agent(
-    plan: _Plan, loaded: LoadedConfig, args: argparse.Namespace, output: Output
-) -> tuple[Agent, HistoryRecorder | None]:
-    """The agent of the run, and the recorder logging it (unless ``--no-log``)."""
+def _agent(plan: _Plan, loaded: LoadedConfig, args: argparse.Namespace, output: Output) -> Agent:
+    """The agent of the run, its runs logged by the run history (if any)."""
     from gent_core._agent import Agent
     from gent_core._cli.logging_setup import redact_logs_with
-    from gent_core._history.recorder import record_runs
 
     redact_logs_with(loaded.redactor)
     agent = Agent.from_config(loaded, ask_callback=terminal_asker(output))
-    if args.no_log:
-        return agent, None
-    recorder = record_runs(
-        agent,
-        config_name=plan.config_name,
-        conversation_id=plan.conversation_id,
-        resumed=plan.resumed,
-    )
-    return agent, recorder
+    if plan.history is not None:
+        recorded = plan.header is not None and plan.config_file is None
+        plan.history.attach(agent, recorded=recorded)
+    return agent
 
 
 async def _run_and_close(
@@ -342,25 +321,25 @@ async def _run_and_close(
     agent: toolsets (MCP servers) are opened and stopped in it, also on Ctrl-C.
     """
     try:
-        if plan.resumed is not None:
+        if plan.resume is not None:
             # A transcript file is appended to; a logged run is continued from its records.
-            logged = plan.resumed.transcript if plan.resumed.run_id is not None else None
-            return await agent.resume(logged or args.resume, on_event=view)
+            return await agent.resume(plan.resume, on_event=view)  # type: ignore[arg-type]
         assert plan.task is not None
         return await agent.run(
-            plan.task, on_event=view, transcript=args.transcript, history=plan.history
+            plan.task, on_event=view, transcript=args.transcript, history=plan.messages
         )
     finally:
         await agent.aclose()
 
 
-def _resume_hint(args: argparse.Namespace, plan: _Plan, recorder: HistoryRecorder | None) -> str:
+def _resume_hint(args: argparse.Namespace, plan: _Plan) -> str:
     """How to continue an interrupted run: from its transcript file, else its logged id."""
-    where = args.resume if plan.resumed is not None and plan.resumed.run_id is None else None
+    where = args.resume if isinstance(plan.resume, str) else None
     where = where or args.transcript
     if where:
         again = f"{COMMAND} {plan.config_file} " if plan.config_file else f"{COMMAND} "
         return f"; continue with: {again}--resume {where} (and the same flags)"
-    if recorder is not None and recorder.run_id is not None:
-        return f"; continue with: {COMMAND} --resume {recorder.run_id}"
+    run_id = plan.history.run_id if plan.history is not None else None
+    if run_id is not None:
+        return f"; continue with: {COMMAND} --resume {run_id}"
     return ""

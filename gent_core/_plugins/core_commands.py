@@ -34,9 +34,6 @@ COMMANDS: Mapping[str, Command] = MappingProxyType(
         "uninstall": Command(
             "gent_core._cli.uninstall", "uninstall plugins from gent's environment"
         ),
-        "logs": Command(
-            "gent_core._cli.history", "list, search and show the logged runs (the history)"
-        ),
         "tools": Command("gent_core._cli.tools", "list installed tools, or show one tool's schema"),
         "call": Command("gent_core._cli.call", "run one tool from the shell, without a model"),
         "completion": Command(

@@ -1,6 +1,7 @@
 """The lines of a run's records, built and read back: what a transcript file holds line by
-line and the history database record by record (the history's recorder builds its records
-here, and a logged run reads back through :func:`transcript_from_records`).
+line and a run history's database record by record (gent-history's recorder builds its
+records here, through :mod:`gent_core.transcript`, and a logged run reads back through
+:func:`transcript_from_records`).
 
 Each builder returns its line before redaction; the writer redacts it with the run's
 ``context.redact`` (:func:`~gent_core.records.redact_record`) as it writes it. The reader

@@ -7,7 +7,7 @@ fixtures in :mod:`gent_core.testing._pytest_plugin` are available in any test su
     A :class:`PluginSandbox`: an isolated plugin manager where tests register plugin objects
     without installing them.
 
-The plugin also points ``GENT_HOME`` (gent's data directory: the run history of ``gent logs``)
+The plugin also points ``GENT_HOME`` (gent's data directory: gent-history's run history)
 at a temporary directory for the test session, so tests that run ``gent`` never write to the
 user's own history; a test that needs its own sets ``GENT_HOME`` with ``monkeypatch``. It
 also sets ``GENT_NO_CACHE=1``: the command line's plugin discovery cache is off, so a test

@@ -99,15 +99,16 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # The transcript's writer is a run observer (a plugin object the agent registers
             # for a run; it reads only records, the hook specs and the foundation).
             "gent_core._transcript",
+            # its public toolkit: the lines, the lock and the replay, for a run history
+            "gent_core.transcript",
         ),
     ),
     ("configuration", ("gent_core._config", "gent_core.config")),
     ("execution and the agent loop", ("gent_core._execution", "gent_core._agent")),
     (
-        "applications: command line, history, testing kit, the public namespace",
+        "applications: command line, testing kit, the public namespace",
         (
             "gent_core._cli",
-            "gent_core._history",
             "gent_core.testing",
             "gent_core.cliframe",
             "gent_core.__main__",

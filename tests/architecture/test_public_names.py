@@ -24,16 +24,21 @@ from pathlib import Path
 from tests.architecture.imports import import_graph
 from tests.architecture.test_public_surface import PUBLIC
 
-MAX_PUBLIC_NAMES = 249
+MAX_PUBLIC_NAMES = 261
 """The ceiling on distinct public names today (271 before the toolkit was split, 272 counting
-``__version__``; 252 before the base-model prompt left for gent-prompt); the goal is 180.
-Lower it when names leave; never raise it without a reason in the docs."""
+``__version__``; 252 before the base-model prompt left for gent-prompt; 249 before the run
+history left the core for gent-history, which records with 12 core names: the
+``gent_core.transcript`` toolkit's line builders, reader, lock and replay, the depth of a
+record ``OUTPUT_MAX_DEPTH``, the data directory ``user_dir`` and the ``RunHistory`` protocol of
+the ``gent_resolve_run`` hook); the goal is 180. Lower it when names leave; never raise it
+without a reason in the docs."""
 
 TOOLKITS: Mapping[str, frozenset[str]] = {
     "gent_core.bounds": frozenset(),
     "gent_core.grammar": frozenset(),
     "gent_core.guidance": frozenset(),
     "gent_core.textscan": frozenset(),
+    "gent_core.transcript": frozenset(),
     "gent_core.workspace": frozenset(),
     # The frame of a command: these modules and what they import, nothing that runs one.
     "gent_core.cliframe": frozenset(

@@ -47,6 +47,7 @@ PUBLIC: frozenset[str] = frozenset(
         "gent_core.grammar",
         "gent_core.guidance",
         "gent_core.textscan",
+        "gent_core.transcript",
         "gent_core.workspace",
         # the configuration API, and the testing kit
         "gent_core.config",

@@ -210,28 +210,10 @@ def test_a_piped_conversation_with_quiet_prints_each_answer(
     )
 
 
-def test_every_turn_is_logged_as_one_conversation(
-    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The turns of a chat are runs of one logged conversation (``gent logs``); a chat with
-    --no-log leaves nothing."""
-
-    def run(*arguments: str, stdin: str = "") -> str:
-        code, out, err = gent(capsys, monkeypatch, *arguments, stdin=stdin)
-        assert code == 0, err
-        return out
-
-    run("chat", "agent.yaml", "-q", "--no-log", stdin="unlogged\n")
-    assert json.loads(run("logs", "--json")) == []
-    run("chat", "agent.yaml", "-q", stdin="kiwi\nbanana\n")
-    runs = json.loads(run("logs", "--json"))
-    assert sorted(run["task"] for run in runs) == ["banana", "kiwi"]
-    assert len({run["conversation_id"] for run in runs}) == 1
-
-
 # --------------------------------------------------------------------------- --continue
-# In-process (gent_core._cli.main.main): the turns come from a piped standard input (the
-# fixtures and the helper are defined below; the piped-conversation tests above use them too).
+# In-process (gent_core._cli.main.main): the turns come from a piped standard input. The
+# tests of the logged turns and of --continue with a run history are gent-history's
+# (plugins/gent-history/tests/test_history_chat.py).
 
 
 @pytest.fixture
@@ -266,45 +248,17 @@ def gent(
     return code, captured.out, captured.err
 
 
-def test_chat_continue_resumes_the_last_conversation_and_joins_it(
+def test_chat_continue_without_a_run_history_says_which_distribution_keeps_one(
     recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No plugin keeps a run history here (gent-history is not registered): a chat works
+    and says nothing of a history; ``--continue`` is refused, naming gent-history."""
     code, out, err = gent(capsys, monkeypatch, "chat", "agent.yaml", "-q", stdin="kiwi\n")
-    assert (code, out) == (0, "heard kiwi; before: nothing\n"), err
-    # No CONFIG: the configuration the conversation recorded (the recall model).
-    code, out, err = gent(capsys, monkeypatch, "chat", "-c", "--no-color", stdin="banana\n")
-    assert code == 0, err
-    (first,) = [line for line in err.splitlines() if line.startswith("Continuing")]
-    assert first.endswith("(1 earlier turn).")
-    assert "heard banana; before: heard kiwi; before: nothing" in out
-    code, out, _ = gent(capsys, monkeypatch, "chat", "--continue", "-q", stdin="cherry\n")
-    assert out == "heard cherry; before: heard banana; before: heard kiwi; before: nothing\n"
-    code, out, _ = gent(capsys, monkeypatch, "logs", "--json")
-    runs = json.loads(out)
-    assert [run["task"] for run in runs] == ["cherry", "banana", "kiwi"]
-    assert len({run["conversation_id"] for run in runs}) == 1
-    assert {run["config_name"] for run in runs} == {str(recall)}
-
-
-def test_chat_continue_counts_the_earlier_turns_of_a_gent_run_conversation(
-    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``gent run`` and ``gent chat`` continue the same conversations: -c means one thing."""
-    assert gent(capsys, monkeypatch, "run", "agent.yaml", "kiwi", "-q")[0] == 0
-    assert gent(capsys, monkeypatch, "run", "-c", "banana", "-q")[0] == 0
-    code, out, err = gent(capsys, monkeypatch, "chat", "agent.yaml", "-c", stdin="cherry\n")
-    assert code == 0, err
-    assert "(2 earlier turns)." in err
-    assert "heard cherry; before: heard banana; before: heard kiwi" in out
-
-
-def test_chat_continue_with_nothing_logged_says_how_to_start(
-    recall: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+    assert (code, out, err) == (0, "heard kiwi; before: nothing\n", "")
     code, out, err = gent(capsys, monkeypatch, "chat", "-c", stdin="kiwi\n")
     assert (code, out) == (2, "")
-    assert "there is no logged conversation to continue" in err and "gent chat" in err
-    assert "Traceback" not in err
+    assert "--continue" in err and "needs the run history" in err and "gent-history" in err
+    assert not (recall.parent / "home").exists()
 
 
 def test_chat_config_flag_is_long_only_and_c_is_continue(

@@ -20,10 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from gent_core._bounded import read_json
-from gent_core._history.errors import DamagedRow
-from gent_core._serialize import OUTPUT_MAX_DEPTH
+from gent_core.bounds import OUTPUT_MAX_DEPTH, read_json
 from gent_core.errors import InputError
+from gent_history.errors import DamagedRow
 
 __all__ = [
     "INTEGER_RANGE",
@@ -187,7 +186,7 @@ def run_summary(row: Sequence[Any]) -> RunSummary:
 
 def read_record(run_id: str, seq: Any, data: Any) -> dict[str, Any]:
     """One row of ``records`` as the transcript line it holds, read with the bounds of a
-    transcript line (:func:`~gent_core._bounded.read_json`).
+    transcript line (:func:`~gent_core.bounds.read_json`).
 
     Raises:
         DamagedRow: Not text, not JSON, beyond the bounds, or not a JSON object.

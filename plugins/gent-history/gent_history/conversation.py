@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gent_core._cli.errors import UsageError
+from gent_core.cliframe import UsageError
 
 if TYPE_CHECKING:
-    from gent_core._history.store import RunSummary
     from gent_core.messages import Message
+    from gent_history.store import RunSummary
 
 __all__ = ["Continued", "last_conversation"]
 
@@ -51,9 +51,9 @@ def last_conversation(start_hint: str) -> Continued:
         GentError: The history cannot be read (``HistoryError``) or holds a damaged record
             (``TranscriptError``).
     """
-    from gent_core._history.paths import database_path
-    from gent_core._history.replay import conversation_history, logged_transcript
-    from gent_core._history.store import HistoryStore
+    from gent_history.paths import database_path
+    from gent_history.replay import conversation_history, logged_transcript
+    from gent_history.store import HistoryStore
 
     with HistoryStore(database_path()) as store:
         last = store.last_run()

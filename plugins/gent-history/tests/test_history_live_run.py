@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from gent_history.errors import HistoryError
+from gent_history.replay import resumable_run
+from gent_history.running import lock_path
+from gent_history.store import HistoryStore
+from history_helpers import config, gent, halting, logs_json
+from history_plugin import Spy
 
-from gent_core._history.errors import HistoryError
-from gent_core._history.replay import resumable_run
-from gent_core._history.running import lock_path
-from gent_core._history.store import HistoryStore
 from tests.cli.chat_plugin import install_chat_plugin
-from tests.cli.history_plugin import Spy
-from tests.history.conftest import config, gent, halting, logs_json
 
 HANG_GUARD = 60.0
 

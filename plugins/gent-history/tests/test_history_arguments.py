@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from gent_core._cli.history import MAX_COUNT
-from gent_core._history.columns import INTEGER_RANGE, bind, storable
-from gent_core._history.store import HistoryStore
-from tests.cli.history_plugin import Spy
-from tests.history.conftest import config, gent, logs_json
+from gent_history.columns import INTEGER_RANGE, bind, storable
+from gent_history.logs import MAX_COUNT
+from gent_history.store import HistoryStore
+from history_helpers import config, gent, logs_json
+from history_plugin import Spy
 
 UNDECODABLE = "\udcff"  # what Python makes of the byte 0xff in a command's arguments
 

@@ -10,10 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from gent_core._history.store import (
+from gent_history.store import (
     MIGRATIONS,
     HistoryError,
     HistoryStore,
@@ -21,6 +18,8 @@ from gent_core._history.store import (
     fts_query,
     new_run_id,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _step(index: int, *calls: tuple[str, str]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gent_core._user_dirs import user_dir
+from gent_core.cliframe import user_dir
 
 __all__ = ["DATABASE_NAME", "OFF_MARKER", "data_dir", "database_path", "logging_enabled"]
 

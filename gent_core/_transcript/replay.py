@@ -3,7 +3,7 @@
 A step's record holds everything the conversation gained in that step: what the model wrote,
 each repair asked for and written, and the observation or feedback sent back (text and
 media). :func:`step_messages` turns one record back into those messages; a resumed run
-(:meth:`Agent.resume <gent_core._agent.Agent.resume>`) replays its steps with it, and
+(:meth:`Agent.resume <gent_core.Agent.resume>`) replays its steps with it, and
 :func:`conversation_messages` turns whole earlier runs into the history a new run continues
 (``gent run --continue``, the turns of ``gent chat``).
 """

@@ -8,56 +8,12 @@ import json
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
-
-from gent_core._cli.main import main
-from gent_core._history.recorder import HistoryRecorder
-from gent_core.testing import PluginSandbox
-from tests.cli.history_plugin import Spy
-
-CALL = (
-    '<thinking>use it</thinking><action>{"tool": "calculator", "args": {"expression": "17*23"}}'
-    "</action>"
-)
-
-
-@pytest.fixture
-def spy(installed: PluginSandbox) -> Spy:
-    watcher = Spy()
-    installed.register(watcher, "spy")
-    return watcher
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty data directory (``GENT_HOME``) and current directory."""
-    monkeypatch.setenv("GENT_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "home"
-
-
-def config(path: Path, *outputs: str, tools: Sequence[str] = ("calculator",)) -> str:
-    """Write an agent config on the scripted model; return its path."""
-    path.write_text(
-        json.dumps({"model": {"name": "scripted", "outputs": list(outputs)}, "tools": list(tools)})
-    )
-    return str(path)
-
-
-def gent(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
-    code = main(list(arguments))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def logs_json(capsys: pytest.CaptureFixture[str], *arguments: str) -> Any:
-    code, out, err = gent(capsys, "logs", *arguments, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from gent_history.recorder import HistoryRecorder
+from history_helpers import CALL, config, gent, logs_json
+from history_plugin import Spy
 
 
 def test_a_run_is_logged_with_its_steps_calls_answer_tokens_and_time(

@@ -14,11 +14,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
-from gent_core._history.errors import DamagedRow
-from gent_core._history.store import HistoryStore
-from tests.cli.history_plugin import Spy
-from tests.history.conftest import CALL, config, gent, halting, logs_json
+from gent_history.errors import DamagedRow
+from gent_history.store import HistoryStore
+from history_helpers import CALL, config, gent, halting, logs_json
+from history_plugin import Spy
 
 DEEP = 100_000
 

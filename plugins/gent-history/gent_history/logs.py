@@ -8,7 +8,7 @@ one run step by step; ``gent logs path`` prints the database's path; ``gent logs
 
 The database holds secrets already masked (the recorder redacts them before writing); tasks
 and answers are printed exactly as written, with control characters shown as escapes
-(:class:`~gent_core._cli.output.Output`), like everything else.
+(:class:`~gent_core.cliframe.Output`), like everything else.
 
 Exit codes: 0; 2 for a bad argument, an unknown run id or a database that cannot be read.
 """
@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from gent_core._cli.helpformat import HelpFormatter
-from gent_core._cli.output import Output
+from gent_core.cliframe import HelpFormatter, Output
 from gent_core.errors import GentError
 
 if TYPE_CHECKING:
-    from gent_core._history.store import HistoryStore, RunSummary
+    from gent_history.store import HistoryStore, RunSummary
 
 __all__ = ["DEFAULT_COUNT", "MAX_COUNT", "add_arguments", "run"]
 
@@ -170,7 +169,7 @@ def _list(store: HistoryStore, args: argparse.Namespace, output: Output) -> int:
 
 
 def _call_line(call: dict[str, Any]) -> str:
-    from gent_core._serialize import write_json
+    from gent_core.bounds import write_json
 
     status = call.get("status", "")
     result = call.get("error") if status == "error" else write_json(call.get("output"))
@@ -226,7 +225,7 @@ def _show(store: HistoryStore, args: argparse.Namespace, output: Output) -> int:
 
 
 def _switch(on: bool, output: Output) -> int:
-    from gent_core._history.paths import OFF_MARKER, data_dir
+    from gent_history.paths import OFF_MARKER, data_dir
 
     marker = data_dir() / OFF_MARKER
     try:
@@ -247,7 +246,7 @@ def _switch(on: bool, output: Output) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """List or search runs, show one, print the path, or switch logging off or on."""
-    from gent_core._history.paths import database_path, logging_enabled
+    from gent_history.paths import database_path, logging_enabled
 
     output = Output()
     command = args.logs_command
@@ -275,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not enabled and not args.json:
         output.line("(logging is off: gent logs on starts it again)", err=True)
-    from gent_core._history.store import HistoryStore
+    from gent_history.store import HistoryStore
 
     try:
         with HistoryStore(path) as store:

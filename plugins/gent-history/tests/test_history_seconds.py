@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from history_helpers import gent, halting, logs_json
+from history_plugin import Spy
 
 from gent_core.testing import PluginSandbox
-from tests.cli.history_plugin import Spy
-from tests.history.conftest import gent, halting, logs_json
 
 
 def _end_stats(capsys: pytest.CaptureFixture[str], run_id: str) -> Any:

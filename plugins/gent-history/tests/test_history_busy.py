@@ -15,16 +15,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gent_history.recorder import HistoryRecorder
+from gent_history.store import HistoryStore
 from gent_json.chain import JSONToolChain
 from gent_xml.format import XMLFormat
+from history_helpers import config, gent, halting, logs_json
+from history_plugin import Spy
 
-from gent_core._agent import Agent
-from gent_core._history.recorder import HistoryRecorder
-from gent_core._history.store import HistoryStore
+from gent_core import Agent
 from gent_core.testing import ScriptedModel
 from gent_core.tools import tool
-from tests.cli.history_plugin import Spy
-from tests.history.conftest import config, gent, halting, logs_json
 
 TICKS = 1_000
 """Turns of the event loop a test waits for while a write waits for the lock."""

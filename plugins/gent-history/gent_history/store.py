@@ -8,8 +8,8 @@ A plain SQLite file (the standard :mod:`sqlite3` module) that any SQLite tool ca
     (``NULL`` when the back end reported none) and seconds;
 ``records``
     the run's records in order, each the JSON of one transcript line (``run``, ``resume``,
-    ``step``, ``end``: see :mod:`gent_core._transcript`), so a logged run can be shown
-    step by step, resumed, or continued like a transcript file;
+    ``step``, ``end``: the transcript's lines, :func:`gent_core.transcript.run_line`...), so a
+    logged run can be shown step by step, resumed, or continued like a transcript file;
 ``tool_calls``
     every tool call of every step: tool, arguments, status, output, error;
 ``runs_fts``
@@ -23,8 +23,8 @@ cuts short). Every problem — a file that is not a database, a lock held too lo
 that cannot be created — is a :class:`HistoryError` that says what is wrong and what to do.
 
 Every value bound to a statement is made storable in one place, and every row read back is
-checked against what gent writes (:mod:`gent_core._history.columns`): a row edited by hand or
-damaged is a :class:`~gent_core._history.errors.DamagedRow` naming the run, never a traceback.
+checked against what gent writes (:mod:`gent_history.columns`): a row edited by hand or
+damaged is a :class:`~gent_history.errors.DamagedRow` naming the run, never a traceback.
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from gent_core._history.columns import (
+from gent_core.bounds import write_json
+from gent_core.errors import Location
+from gent_history.columns import (
     SUMMARY_COLUMNS,
     RunSummary,
     bind,
@@ -50,10 +52,8 @@ from gent_core._history.columns import (
     read_record,
     run_summary,
 )
-from gent_core._history.errors import DamagedRow, HistoryError
-from gent_core._history.schema import MIGRATIONS, statements
-from gent_core._serialize import write_json
-from gent_core.errors import Location
+from gent_history.errors import DamagedRow, HistoryError
+from gent_history.schema import MIGRATIONS, statements
 
 __all__ = [
     "MIGRATIONS",
@@ -144,7 +144,7 @@ def _busy(error: sqlite3.Error) -> bool:
 
 class _Statements:
     """The statements of one write transaction: every parameter goes through
-    :func:`~gent_core._history.columns.bind`.
+    :func:`~gent_history.columns.bind`.
     """
 
     def __init__(self, db: sqlite3.Connection) -> None:
@@ -468,7 +468,7 @@ class HistoryStore:
 
         Raises:
             HistoryError: When the database cannot be read, or (without ``on_damaged``) a
-                row is damaged (:class:`~gent_core._history.errors.DamagedRow`).
+                row is damaged (:class:`~gent_history.errors.DamagedRow`).
         """
         where: list[str] = []
         parameters: list[Any] = []

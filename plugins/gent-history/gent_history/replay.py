@@ -2,19 +2,18 @@
 ``--continue`` continues.
 
 A logged run's records are the lines of a transcript, so both go through the transcript's own
-reader (:func:`~gent_core._transcript.lines.transcript_from_records`) and the agent's replay
-of steps (:func:`~gent_core._agent.replay.conversation_messages`): one rule for a file and the
+reader (:func:`~gent_core.transcript.transcript_from_records`) and the agent's replay
+of steps (:func:`~gent_core.transcript.conversation_messages`): one rule for a file and the
 database alike.
 """
 
 from __future__ import annotations
 
-from gent_core._agent.replay import conversation_messages
-from gent_core._history.recorder import Resumed
-from gent_core._history.running import lock_run
-from gent_core._history.store import HistoryError, HistoryStore, RunSummary
-from gent_core._transcript.lines import Transcript, transcript_from_records
 from gent_core.messages import Message
+from gent_core.transcript import Transcript, conversation_messages, transcript_from_records
+from gent_history.recorder import Resumed
+from gent_history.running import lock_run
+from gent_history.store import HistoryError, HistoryStore, RunSummary
 
 __all__ = ["RESUMABLE", "conversation_history", "logged_transcript", "resumable_run"]
 
@@ -36,7 +35,7 @@ def logged_transcript(store: HistoryStore, run: RunSummary) -> Transcript:
 def resumable_run(store: HistoryStore, run_id: str) -> Resumed:
     """The logged run ``run_id`` (or an unambiguous start of it), ready to resume: its
     header and completed steps, without the end of an interruption, and its lock
-    (:mod:`~gent_core._history.running`), held until the run that continues it ends.
+    (:mod:`~gent_history.running`), held until the run that continues it ends.
 
     Raises:
         HistoryError: No such run, it is still running in another process, or it finished

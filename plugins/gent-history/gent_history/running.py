@@ -9,7 +9,7 @@ is gone. So ``gent run --resume ID`` refuses a run that another process is still
 and resumes a run that a killed process left unfinished.
 
 The lock is the transcript's own (``fcntl.flock``, or a byte-range lock on Windows:
-``gent_core._transcript.writer.lock_file``), so a logged run and a transcript file are guarded by
+``gent_core.transcript.lock_file``), so a logged run and a transcript file are guarded by
 one mechanism. Where no lock can be made (the directory cannot be written, a file system
 without locks), the run is logged unguarded, as a transcript is.
 """
@@ -21,11 +21,10 @@ import os
 from pathlib import Path
 from typing import IO
 
-from gent_core._history.errors import HistoryError
-from gent_core._history.store import RUN_ID_ALPHABET
-from gent_core._open_flags import BINARY, CLOEXEC, NOFOLLOW
-from gent_core._transcript.lines import TranscriptError
-from gent_core._transcript.writer import lock_file
+from gent_core.transcript import TranscriptError, lock_file
+from gent_core.workspace import BINARY, CLOEXEC, NOFOLLOW
+from gent_history.errors import HistoryError
+from gent_history.store import RUN_ID_ALPHABET
 
 __all__ = ["RunLock", "lock_run", "lock_path"]
 

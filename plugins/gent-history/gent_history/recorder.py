@@ -2,17 +2,18 @@
 
 :func:`record_runs` attaches a :class:`HistoryRecorder` to an agent as run-scoped middleware
 (``Agent.middleware``): it implements ``gent_run_started``, ``gent_step_finished`` and
-``gent_run_finished``, and writes each run's records — the same lines a JSONL transcript holds
-(:mod:`gent_core._transcript.lines`), redacted the same way by the run's ``context.redact``
-(the config's secrets masked; the task and the answer kept exactly) — to the database, one
-short transaction per record. Only the agents the command line attaches it to are logged
-(``gent run``, the turns of ``gent chat``); an ``Agent`` used from Python logs nothing.
+``gent_run_finished``, and writes each run's records — the same lines a JSONL transcript
+holds (:func:`gent_core.transcript.run_line` and the other line builders), redacted the same way
+by the run's ``context.redact`` (the config's secrets masked; the task and the answer kept
+exactly) — to the database, one short transaction per record. Only the agents the command
+line attaches it to are logged (``gent run``, the turns of ``gent chat``, through
+:class:`~gent_history.session.HistorySession`); an ``Agent`` used from Python logs nothing.
 
 The hooks only queue the writes: a thread of the recorder's own runs them in order
-(:class:`~gent_core._history.writer.Writer`), so a write that waits for another process's lock
+(:class:`~gent_history.writer.Writer`), so a write that waits for another process's lock
 never holds up the event loop, the run or Ctrl-C; :meth:`HistoryRecorder.close` waits for
 them (after Ctrl-C, without waiting for another process). While a run is logged it holds its
-lock (:mod:`~gent_core._history.running`), so no other process resumes it meanwhile.
+lock (:mod:`~gent_history.running`), so no other process resumes it meanwhile.
 
 Logging never stops a run: the first problem (a damaged or locked database, a directory that
 cannot be written) is one warning on standard error, and the recorder logs nothing more.
@@ -28,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gent_core._history.paths import database_path, logging_enabled
-from gent_core._history.writer import Writer
-from gent_core._transcript.lines import (
+from gent_core.errors import GentError
+from gent_core.hookspecs import hookimpl
+from gent_core.records import redact_record
+from gent_core.transcript import (
     Transcript,
     end_line,
     load_transcript,
@@ -38,16 +40,15 @@ from gent_core._transcript.lines import (
     run_line,
     step_line,
 )
-from gent_core.errors import GentError
-from gent_core.hookspecs import hookimpl
-from gent_core.records import redact_record
+from gent_history.paths import database_path, logging_enabled
+from gent_history.writer import Writer
 
 if TYPE_CHECKING:
-    from gent_core._agent import Agent, RunResult, StepRecord
-    from gent_core._history.running import RunLock
-    from gent_core._history.store import HistoryStore
+    from gent_core import Agent, RunResult, StepRecord
     from gent_core.context import ExecutionContext
     from gent_core.model import Model
+    from gent_history.running import RunLock
+    from gent_history.store import HistoryStore
 
 __all__ = ["BUILT_IN", "HistoryRecorder", "Resumed", "record_runs"]
 
@@ -68,7 +69,7 @@ class Resumed:
         run_id: Its id in the history database, or ``None`` when it came from a transcript
             file.
         conversation_id: The conversation it belongs to in the database, if logged there.
-        lock: The logged run's lock (:mod:`~gent_core._history.running`), held from when
+        lock: The logged run's lock (:mod:`~gent_history.running`), held from when
             ``--resume`` found it until the run that continues it ends, so no other process
             continues it meanwhile.
     """
@@ -144,7 +145,7 @@ class HistoryRecorder:
     Args:
         agent: The agent whose runs are logged (its system prompt, configuration and config
             file go into each run's header).
-        path: The database (default: :func:`~gent_core._history.paths.database_path`).
+        path: The database (default: :func:`~gent_history.paths.database_path`).
         config_name: The configuration's name in ``gent logs`` (default: the agent's config
             file, or ``built-in``).
         conversation_id: The conversation the runs join (default: the first run starts one,
@@ -201,7 +202,7 @@ class HistoryRecorder:
 
     def _open(self) -> HistoryStore:
         if self._store is None:
-            from gent_core._history.store import HistoryStore
+            from gent_history.store import HistoryStore
 
             self._store = HistoryStore(self.path, timeout=0 if self._hurried else self.timeout)
             if self._hurried:
@@ -290,7 +291,7 @@ class HistoryRecorder:
         del model
         if self.failed:
             return
-        from gent_core._history.store import new_run_id
+        from gent_history.store import new_run_id
 
         resumed, self._resumed = self._resumed, None
         agent = self._agent
@@ -333,7 +334,7 @@ class HistoryRecorder:
 
     def _locks(self, logged: str, resumed: Resumed | None) -> list[RunLock]:
         """The run's own lock, and the resumed run's (held since ``--resume`` found it)."""
-        from gent_core._history.running import lock_run
+        from gent_history.running import lock_run
 
         locks = [] if resumed is None or resumed.lock is None else [resumed.lock]
         try:

@@ -1,5 +1,5 @@
 """The history database's schema: one script per version, applied in order when a file is
-opened (:meth:`HistoryStore._migrate <gent_core._history.store.HistoryStore>`).
+opened (:meth:`HistoryStore._migrate <gent_history.store.HistoryStore>`).
 """
 
 from __future__ import annotations

@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from history_plugin import Spy
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from gent_core._cli.main import main
-from gent_core.testing import PluginSandbox
-from tests.cli.history_plugin import Spy
+from gent_core.testing import run_cli
 
 # Text a user may type: any character but the surrogates UTF-8 cannot hold.
 _NO_SURROGATES: list[Literal["Cs"]] = ["Cs"]
@@ -27,13 +26,6 @@ _SECRET = st.text(
     min_size=8,
     max_size=24,
 )
-
-
-@pytest.fixture
-def spy(installed: PluginSandbox) -> Spy:
-    watcher = Spy()
-    installed.register(watcher, "spy")
-    return watcher
 
 
 def _without_user_text(record: Any) -> Any:
@@ -73,14 +65,14 @@ def test_task_and_answer_read_back_exactly_and_the_secret_nowhere_else(
     spy.outputs = [output]
     agent.write_text(json.dumps({"model": {"name": "keyed", "api_key": secret}}))
     capsys.readouterr()
-    code = main(["run", str(agent), task, "--json"])
+    code = run_cli(["run", str(agent), task, "--json"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     result = json.loads(captured.out)
     assert code == 0 and result["answer"] is not None
-    assert main(["logs", "-n", "1", "--json"]) == 0
+    assert run_cli(["logs", "-n", "1", "--json"]) == 0
     (run,) = json.loads(capsys.readouterr().out)
-    assert main(["logs", "show", run["id"], "--json"]) == 0
+    assert run_cli(["logs", "show", run["id"], "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert (run["task"], run["answer"]) == (task, result["answer"])
     header, step, end = shown["records"]

@@ -38,10 +38,13 @@ _EXPORTS: dict[str, str] = {
     # the writer's lock
     "lock_file": "gent_core._transcript.writer",
     # the conversation the records stand for
-    "conversation_messages": "gent_core._transcript.replay",
+    "conversation_messages": "gent_core._replay",
 }
 
 if TYPE_CHECKING:
+    from gent_core._replay import (
+        conversation_messages,
+    )
     from gent_core._transcript.lines import (
         Transcript,
         TranscriptError,
@@ -51,9 +54,6 @@ if TYPE_CHECKING:
         run_line,
         step_line,
         transcript_from_records,
-    )
-    from gent_core._transcript.replay import (
-        conversation_messages,
     )
     from gent_core._transcript.writer import (
         lock_file,

@@ -47,8 +47,8 @@ from gent_core._agent.streaming import (
 )
 from gent_core._execution import check_call_count, execute_calls
 from gent_core._observation import truncate_output
+from gent_core._replay import step_messages
 from gent_core._serialize import ValueBoundsError, check_value, to_json_data
-from gent_core._transcript.replay import step_messages
 from gent_core.context import ExecutionContext
 from gent_core.errors import (
     GentError,

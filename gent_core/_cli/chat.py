@@ -4,7 +4,7 @@ Each message the user sends is one run of the agent (:meth:`Agent.run
 <gent_core._agent.Agent.run>`), which may call tools, shown by the live view of ``gent run``.
 The conversation carries across turns: the messages of the finished turns (each task and
 every step's messages, rebuilt from the run's records as ``--resume`` rebuilds them:
-:func:`~gent_core._transcript.replay.turn_messages`) are the next turn's history. With a run
+:func:`~gent_core._replay.turn_messages`) are the next turn's history. With a run
 history (gent-history, through the ``gent_resolve_run`` hook) the turns are logged as the runs
 of one conversation, and ``-c/--continue`` resumes the last logged one, its turns first in the
 history.
@@ -291,7 +291,7 @@ def _converse(
     from gent_core._cli.live import LiveView
     from gent_core._cli.run import print_answer
     from gent_core._cli.signals import ends_session
-    from gent_core._transcript.replay import turn_messages
+    from gent_core._replay import turn_messages
 
     quiet = getattr(args, "verbosity", 0) < 0
     view = (

@@ -46,6 +46,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             # Run records are values (the hooks pass them): below the agent that makes them.
             "gent_core._record_fields",
             "gent_core.records",
+            # the messages step records stand for (a resumed run, a continued conversation)
+            "gent_core._replay",
             # the public toolkits of values: bounds and the workspace
             "gent_core.bounds",
             "gent_core.workspace",

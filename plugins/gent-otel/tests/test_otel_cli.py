@@ -264,12 +264,9 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
     env["OTEL_BSP_SCHEDULE_DELAY"] = "3600000"  # spans are sent at the exit only
     # The exit's bound raised to an hour, so the Ctrl-C below lands while it waits
     # however loaded the machine is (with 1 s it could land after the exit).
-    waiting_exit = (
-        "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
-        "import runpy; runpy.run_module('gent_core', run_name='__main__')"
-    )
+    env["GENT_OTEL_EXIT_TIMEOUT"] = "3600"
     process = subprocess.Popen(
-        [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
+        [sys.executable, "-m", "gent_core", "run", "agent.yaml", "What is 17 * 23?", "-q"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,

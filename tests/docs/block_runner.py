@@ -123,6 +123,7 @@ def _run_child(request: dict[str, Any], results_file: str, stderr_file: str) -> 
         os.dup2(quiet, 0)
         os.dup2(quiet, 1)
         os.dup2(errors, 2)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - not the server's requests
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -141,20 +142,20 @@ def _run_child(request: dict[str, Any], results_file: str, stderr_file: str) -> 
         os._exit(status)
 
 
-def _wait(pid: int, timeout: float) -> int:
-    """The child's exit status (negative: the signal that ended it); after ``timeout``
-    seconds its process group is killed."""
+def _wait(pid: int, timeout: float) -> tuple[int, bool]:
+    """The child's exit status (negative: the signal that ended it), and whether it was
+    killed (with its process group) because it outlasted ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
-            return os.waitstatus_to_exitcode(status)
+            return os.waitstatus_to_exitcode(status), False
         if time.monotonic() > deadline:
             with contextlib.suppress(OSError):  # gone already
                 os.killpg(pid, signal.SIGKILL)
             with contextlib.suppress(OSError):  # not yet its own group's leader
                 os.kill(pid, signal.SIGKILL)
-            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), True
         time.sleep(0.02)
 
 
@@ -169,15 +170,15 @@ def _serve_one(request: dict[str, Any], scratch: str) -> dict[str, Any]:
     pid = os.fork()
     if pid == 0:
         _run_child(request, results_file, stderr_file)
-    status = _wait(pid, float(request["timeout"]))
+    status, killed = _wait(pid, float(request["timeout"]))
     results = None
     if os.path.exists(results_file):
         results = json.loads(Path(results_file).read_text(encoding="utf-8"))
     stderr = ""
     if os.path.exists(stderr_file):
         stderr = Path(stderr_file).read_text(encoding="utf-8", errors="replace")
-    if status < 0 and results is None:
-        stderr += f"\n(ended by signal {-status}: the page took over {request['timeout']} s)"
+    if killed:
+        stderr += f"\n(killed: the page took over {request['timeout']} s)"
     return {"results": results, "stderr": stderr, "status": status}
 
 

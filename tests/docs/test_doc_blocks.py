@@ -349,7 +349,7 @@ def test_a_served_page_that_outlasts_its_timeout_is_ended(
     results, stderr = forking.run(Path("page.md"), blocks, tmp_path, timeout=0.5)
     assert results == []
     assert "the block runner crashed (exit -9)" in stderr
-    assert "took over 0.5 s" in stderr
+    assert "killed: the page took over 0.5 s" in stderr
 
 
 def test_documents_cover_the_readmes_and_every_docs_page() -> None:

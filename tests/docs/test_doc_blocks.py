@@ -71,11 +71,6 @@ SLOW_DOCUMENTS = [document for document in DOCUMENTS if _has_slow_blocks(documen
 """Pages with ``{test="slow"}`` blocks: run whole, real model included, with the slow tests."""
 
 
-LAZY_IMPORTS = ("mcp",)
-"""What a page's plugin imports only when it is used, for the block server to import once:
-gent-mcp's client library (about 2 CPU-seconds; its README connects to an MCP server)."""
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[BlockServer | None]:
     """One block runner for the module's fast pages (on each xdist worker), which imports
@@ -84,7 +79,7 @@ def server() -> Iterator[BlockServer | None]:
     if not BlockServer.available():
         yield None
         return
-    runner = BlockServer([*page_imports(parse_page(d) for d in DOCUMENTS), *LAZY_IMPORTS])
+    runner = BlockServer(page_imports(parse_page(d) for d in DOCUMENTS))
     yield runner
     runner.close()
 

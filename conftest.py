@@ -1,5 +1,5 @@
 """Settings shared by every test folder of the repository (``tests`` and each plugin's
-``tests``): the hypothesis profiles.
+``tests``): the hypothesis profiles, and Ctrl-C for the processes the tests interrupt.
 
 No test may depend on the machine's speed, and hypothesis's defaults do: a 200 ms deadline per
 example and the ``too_slow`` / ``data_too_large`` health checks, which time example generation
@@ -17,8 +17,10 @@ the main run of ``python3 dev.py test`` keeps ``gent``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,24 @@ settings.register_profile(
 )
 settings.register_profile(FAST_PROFILE, settings.get_profile(PROFILE), max_examples=25)
 settings.load_profile(PROFILE)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the test run Python's Ctrl-C handler back when it started with SIGINT ignored.
+
+    A shell without job control (a script, ``python -m pytest ... &``) starts a background
+    command with SIGINT ignored, and every process started from it inherits that: the ``gent``
+    commands that tests interrupt with SIGINT (standing for a person's Ctrl-C in a terminal)
+    then rightly keep ignoring it, as gent does for any signal ignored when it started, and
+    exit 0 as if nothing came (``gent_core/_cli/signals.py``). With the handler back, the run
+    and its children take Ctrl-C as they do when started in a terminal. (A SIGHUP ignored by
+    ``nohup`` stays ignored: that one is the caller's choice.)
+    """
+    del config
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        with contextlib.suppress(ValueError):  # only the main thread may set a handler
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 MODEL_WORDS = re.compile(
     r"llamacpp|LlamaCpp|llama_cpp|llama_server|instruct_server|bundled.model|local.model",

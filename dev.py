@@ -112,6 +112,12 @@ ALONE_MARKER = "alone"
 time too (with a second worker beside them, a SIGTERM at ``gent chat``'s prompt once went
 unanswered for 60 s)."""
 
+ONCE_ONLY_TESTS = ("tests/architecture", "tests/docs")
+"""Test folders the other Pythons leave out: they check the repository's own text (the source's
+layers, imports and function lengths; the documentation pages' blocks against what the pages
+print), which reads the same on every Python. The main Python runs them (``test``), and every
+test of behaviour runs on every Python."""
+
 FAST_PROFILE = "gent-fast"
 """The hypothesis profile (conftest.py: a quarter of the examples) of ``test --fast`` and
 of the other Pythons' runs; the main run of ``test`` keeps hypothesis's default."""
@@ -311,13 +317,14 @@ def other_pythons_under_load(interpreters: dict[str, Path]) -> None:
 def tox_env(extra: list[str]) -> None:
     """What each of tox's environments runs (tox.ini calls it, so the list of packages and
     test folders lives here only): install the ``fast`` profile into the running Python, then
-    its fast tests."""
+    its fast tests, but for :data:`ONCE_ONLY_TESTS`."""
     run(sys.executable, "-m", "pip", "install", "-q", *requirements("fast"))
     run(
         sys.executable,
         "-m",
         "pytest",
         *pytest_targets(),
+        *(f"--ignore={folder}" for folder in ONCE_ONLY_TESTS),
         "-m",
         FAST_MARKERS,
         f"--hypothesis-profile={FAST_PROFILE}",

@@ -2,12 +2,19 @@
 
 Every ``import`` counts: at module level, under ``if TYPE_CHECKING:`` and inside functions,
 because each is a design dependency even when it is deferred or only used for types.
+
+The graph is made once per process (from the shared parse, :mod:`tests.architecture.sources`);
+each caller gets a copy of its own.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterable
 from pathlib import Path
+
+from tests.architecture import sources
 
 __all__ = ["PACKAGE", "import_graph", "module_name", "strongly_connected"]
 
@@ -22,7 +29,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imported(tree: ast.AST, module: str, is_package: bool, known: set[str]) -> set[str]:
+def _imported(nodes: Iterable[ast.AST], module: str, is_package: bool, known: set[str]) -> set[str]:
     found: set[str] = set()
 
     def resolve(name: str) -> str | None:
@@ -30,7 +37,7 @@ def _imported(tree: ast.AST, module: str, is_package: bool, known: set[str]) -> 
             name = name.rpartition(".")[0]
         return name or None
 
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 target = resolve(alias.name)
@@ -52,14 +59,19 @@ def _imported(tree: ast.AST, module: str, is_package: bool, known: set[str]) -> 
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Each gent_core module and the gent_core modules it imports."""
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
     paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     known = set(paths)
     return {
-        module: _imported(ast.parse(path.read_text()), module, path.name == "__init__.py", known)
+        module: frozenset(_imported(sources.nodes(path), module, path.name == "__init__.py", known))
         for module, path in paths.items()
     }
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each gent_core module and the gent_core modules it imports (a fresh copy)."""
+    return {module: set(imported) for module, imported in _graph().items()}
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:

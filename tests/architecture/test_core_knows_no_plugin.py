@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from tests.architecture import sources
 from tests.architecture.imports import PACKAGE
 
 # The modules that decide what a model reads and may write. The prompts model back ends send
@@ -39,13 +40,13 @@ def _literals(path: str) -> list[tuple[str, int, str]]:
     root = PACKAGE / path
     files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
     for file in files:
-        tree = ast.parse(file.read_text())
+        nodes = sources.nodes(file)
         docstrings = {
             id(node.value)
-            for node in ast.walk(tree)
+            for node in nodes
             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         }
-        for node in ast.walk(tree):
+        for node in nodes:
             if (
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)

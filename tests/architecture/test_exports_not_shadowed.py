@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.architecture import sources
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,8 +25,7 @@ def packages() -> list[Path]:
 
 def exported(init: Path) -> set[str]:
     """The names in the ``__all__`` of a package's ``__init__.py``."""
-    tree = ast.parse(init.read_text(encoding="utf-8"))
-    for node in tree.body:
+    for node in sources.tree(init).body:
         if isinstance(node, ast.Assign) and any(
             isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
         ):

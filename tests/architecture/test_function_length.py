@@ -15,8 +15,10 @@ Tests are left out, here as in gent_core, and so is the template's ``test_plugin
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
+from tests.architecture import sources
 from tests.architecture.imports import PACKAGE
 
 ROOT = PACKAGE.parent
@@ -31,8 +33,13 @@ def long_functions(source: str, where: str) -> list[str]:
     """Every function of ``source`` over :data:`MAX_LINES` lines whose docstring has no line
     starting with :data:`REASON`, as ``where:line name (N lines)``.
     """
+    return _long(ast.walk(ast.parse(source)), where)
+
+
+def _long(nodes: Iterable[ast.AST], where: str) -> list[str]:
+    """:func:`long_functions` over the nodes of a parsed file."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         assert node.end_lineno is not None
@@ -55,11 +62,12 @@ def plugin_sources() -> list[Path]:
 
 
 def long_functions_in(paths: list[Path]) -> list[str]:
-    """:func:`long_functions` over files, each named by its path from the repository root."""
+    """:func:`long_functions` over files, each named by its path from the repository root
+    (the shared parse of each: :mod:`tests.architecture.sources`)."""
     return [
         problem
         for path in paths
-        for problem in long_functions(path.read_text(), str(path.relative_to(ROOT)))
+        for problem in _long(sources.nodes(path), str(path.relative_to(ROOT)))
     ]
 
 

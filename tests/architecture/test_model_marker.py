@@ -3,13 +3,22 @@ count, they do not time"): ``dev.py test`` runs the other slow tests two at a ti
 must not share the cores with another test. The repository's conftest.py refuses a ``slow``
 test without ``model`` in a module that names a model back end or server; this runs a
 throwaway session with that conftest to show it does, and names the test.
+
+The throwaway session runs in this process (``pytester``: pytest's own in-process runner, which
+puts back ``sys.modules`` and ``sys.path`` afterwards); what a conftest refuses at collection
+does not depend on a fresh interpreter, and a child pytest costs seconds to start.
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,27 +61,35 @@ def test_a_fresh_virtualenv():
 """
 
 
-def collect(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+@pytest.fixture
+def keep_hypothesis_profile() -> Iterator[None]:
+    """The copied conftest loads its hypothesis profile at import: give this process's back
+    (``--hypothesis-profile`` may have chosen another) when the throwaway session is over."""
+    profile = settings.get_current_profile_name()
+    yield
+    settings.load_profile(profile)
 
 
-def test_a_slow_test_that_runs_a_model_without_the_marker_is_refused(tmp_path: Path) -> None:
+def collect(pytester: pytest.Pytester) -> pytest.RunResult:
+    return pytester.runpytest_inprocess("--collect-only", "-q", "-p", "no:cacheprovider")
+
+
+@pytest.mark.usefixtures("keep_hypothesis_profile")
+def test_a_slow_test_that_runs_a_model_without_the_marker_is_refused(
+    pytester: pytest.Pytester,
+) -> None:
+    tmp_path = pytester.path
     (tmp_path / "pyproject.toml").write_text(PYPROJECT)
     (tmp_path / "conftest.py").write_text((ROOT / "conftest.py").read_text())
     (tmp_path / "test_marked.py").write_text(MARKED)
     (tmp_path / "test_no_model.py").write_text(NO_MODEL)
-    accepted = collect(tmp_path)
-    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    accepted = collect(pytester)
+    said = "\n".join(accepted.outlines + accepted.errlines)
+    assert accepted.ret == 0, said
     (tmp_path / "test_unmarked.py").write_text(UNMARKED)
-    refused = collect(tmp_path)
-    assert refused.returncode != 0
-    said = refused.stdout + refused.stderr
+    refused = collect(pytester)
+    assert refused.ret != 0
+    said = "\n".join(refused.outlines + refused.errlines)
     (error,) = [line for line in said.splitlines() if "need @pytest.mark.model too" in line]
     assert error.endswith(": test_unmarked.py::test_llama_server_answers"), said
 

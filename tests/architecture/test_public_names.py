@@ -21,6 +21,7 @@ import itertools
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests.architecture import sources
 from tests.architecture.imports import import_graph
 from tests.architecture.test_public_surface import PUBLIC
 
@@ -91,7 +92,7 @@ def attribute_docstrings(module_name: str) -> set[str]:
     path = getattr(importlib.import_module(module_name), "__file__", None)
     if path is None:
         return set()
-    body = ast.parse(Path(path).read_text(encoding="utf-8")).body
+    body = sources.tree(Path(path)).body
     found: set[str] = set()
     for node, after in itertools.pairwise(body):
         if not (

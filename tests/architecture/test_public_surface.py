@@ -16,9 +16,11 @@ from __future__ import annotations
 import ast
 import pkgutil
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import gent_core
+from tests.architecture import sources
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,9 +74,8 @@ def core_modules() -> list[str]:
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
     """The ``gent_core`` modules a file imports, with their line numbers."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in sources.nodes(path):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module.split(".")[0] == "gent_core":
                 found.append((node.lineno, node.module))
@@ -127,11 +128,11 @@ def _dotted(node: ast.AST) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _module_aliases(tree: ast.AST) -> dict[str, str]:
+def _module_aliases(nodes: Iterable[ast.AST]) -> dict[str, str]:
     """The local names bound to gent_core modules (``t`` for ``import gent_core.tools as t``,
     ``gent_core`` for ``import gent_core.x``), and names imported from them."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] != "gent_core":
@@ -158,15 +159,15 @@ def private_references(path: Path, root: Path = ROOT) -> list[str]:
     any text of the file (strings, docstrings, comments: ``importlib.import_module`` with a
     literal, code run from a string, a cross-reference).
     """
-    source = path.read_text(encoding="utf-8")
+    source = sources.source(path)
     where = str(path.relative_to(root))
     problems = [
         f"{where}:{source.count(chr(10), 0, match.start()) + 1} names {match.group()}"
         for match in PRIVATE_PATH.finditer(source)
     ]
-    tree = ast.parse(source, filename=str(path))
-    aliases = _module_aliases(tree)
-    for node in ast.walk(tree):
+    nodes = sources.nodes(path)
+    aliases = _module_aliases(nodes)
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module.split(".")[0] == "gent_core" and not is_private(node.module):
                 problems += [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
@@ -131,4 +132,10 @@ def install_slow_plugin(directory: Path) -> dict[str, str]:
     info.mkdir(parents=True, exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gent-slow-plugin\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[gent]\nslow = tests.cli.slow_plugin\n")
-    return {"PYTHONPATH": f"{directory}:{REPOSITORY}"}
+    # the site and the repository first; then what the suite runs with (a worktree's plugins)
+    inherited = os.environ.get("PYTHONPATH")
+    return {
+        "PYTHONPATH": os.pathsep.join(
+            [str(directory), str(REPOSITORY), *([inherited] if inherited else [])]
+        )
+    }

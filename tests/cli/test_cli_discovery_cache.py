@@ -9,6 +9,10 @@ Each test runs the real ``gent`` (``python -m gent_core``) in subprocesses with 
 the last seconds (their time stamps could not prove a later change), so each step dates the
 files it wrote in the past, one step after the other, as time passing would.
 
+The tests that install nothing share one site per module (``warmed``): its cache is filled
+once, by the first ``gent --help`` and ``gent plugins``, and each test starts from those two
+files as they were written (``warm_site``), so it pays only for the commands it checks.
+
 What is checked is what the commands list, never how fast they are.
 """
 
@@ -21,6 +25,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -131,6 +136,44 @@ def site(tmp_path: Path) -> Site:
     return Site(tmp_path)
 
 
+@dataclass(frozen=True)
+class Warmed:
+    """A site whose cache holds what ``gent --help`` and ``gent plugins`` found (computed
+    once), those answers, and the two cache files as written."""
+
+    site: Site
+    commands: dict[str, str]
+    plugins: dict[str, dict[str, object]]
+    files: dict[Path, bytes]
+
+    def restore(self) -> Site:
+        """Put the cache back as it was written: the two files, nothing else."""
+        for path in (self.site.cache / "gent").iterdir():
+            if path not in self.files:
+                path.unlink()
+        for path, data in self.files.items():
+            path.write_bytes(data)
+        return self.site
+
+
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory: pytest.TempPathFactory) -> Warmed:
+    site = Site(tmp_path_factory.mktemp("warm"))
+    commands = _commands(site.gent("--help").stdout)
+    plugins = _plugins(site)
+    assert "run" in commands and "xml" in plugins
+    files = {path: path.read_bytes() for path in site.cache_files()}
+    assert [path.name.split("-")[0] for path in files] == ["commands", "plugins"]
+    return Warmed(site, commands, plugins, files)
+
+
+@pytest.fixture
+def warm_site(warmed: Warmed) -> Site:
+    """The module's site, its cache holding the answers of one ``gent --help`` and one
+    ``gent plugins`` (whatever the previous test did to it)."""
+    return warmed.restore()
+
+
 def _commands(help_text: str) -> dict[str, str]:
     """The commands ``gent --help`` lists (the lines under ``COMMAND``), with their one line
     of help.
@@ -225,34 +268,29 @@ def _poison(site: Site) -> None:
         path.write_text(json.dumps(stored))
 
 
-def test_the_cache_is_used_unless_gent_no_cache_is_set(site: Site) -> None:
-    site.gent("--help")
-    site.gent("plugins")
+def test_the_cache_is_used_unless_gent_no_cache_is_set(warm_site: Site) -> None:
+    site = warm_site
     _poison(site)
     # The poisoned answers are shown: the commands read the cache...
     assert _commands(site.gent("--help").stdout)["eval"] == "only in the cache"
     assert _plugins(site)["xml"]["version"] == "9.9.9-cached"
-    # ...and not when it is off.
-    for switch in ("1", "true"):
-        assert _commands(site.gent("--help", GENT_NO_CACHE=switch).stdout)["eval"] != (
-            "only in the cache"
-        )
-        assert _plugins(site, GENT_NO_CACHE=switch)["xml"]["version"] != "9.9.9-cached"
+    # ...and not when it is off (every spelling of "off": test_discovery_cache_files.py).
+    assert _commands(site.gent("--help", GENT_NO_CACHE="1").stdout)["eval"] != ("only in the cache")
+    assert _plugins(site, GENT_NO_CACHE="true")["xml"]["version"] != "9.9.9-cached"
 
 
-def test_a_cache_for_other_plugin_selections_is_not_used(site: Site) -> None:
-    site.gent("--help")
-    _poison(site)
-    commands = _commands(site.gent("--help", GENT_DISABLE_PLUGINS="xml").stdout)
+def test_a_cache_for_other_plugin_selections_is_not_used(warm_site: Site) -> None:
+    _poison(warm_site)
+    commands = _commands(warm_site.gent("--help", GENT_DISABLE_PLUGINS="xml").stdout)
     assert commands["eval"] != "only in the cache"
 
 
-def test_a_planted_module_is_never_imported(site: Site) -> None:
+def test_a_planted_module_is_never_imported(warm_site: Site) -> None:
     """Issue 24: a cache entry whose command names ``this`` (or a module of a plugin that is
     not installed) is not used, however fresh its fingerprint: ``gent eval`` imports
     gent-eval's own command module, never the planted one.
     """
-    site.gent("--help")
+    site = warm_site
     (path,) = [path for path in site.cache_files() if path.name.startswith("commands")]
     stored = json.loads(path.read_text())
     for entry in stored["value"]:
@@ -278,37 +316,32 @@ def test_a_planted_module_is_never_imported(site: Site) -> None:
         "\x00\xff binary",
     ],
 )
-def test_a_corrupt_cache_file_is_ignored(site: Site, content: str) -> None:
-    expected = _commands(site.gent("--help").stdout)
-    plugins = _plugins(site)
-    assert len(site.cache_files()) == 2
-    for path in site.cache_files():
+def test_a_corrupt_cache_file_is_ignored(warmed: Warmed, warm_site: Site, content: str) -> None:
+    for path in warm_site.cache_files():
         path.write_text(content, encoding="utf-8", errors="surrogateescape")
-    assert _commands(site.gent("--help").stdout) == expected
-    assert _plugins(site) == plugins
+    assert _commands(warm_site.gent("--help").stdout) == warmed.commands
+    assert _plugins(warm_site) == warmed.plugins
 
 
-def test_a_remembered_value_of_the_wrong_shape_is_ignored(site: Site) -> None:
-    expected = _commands(site.gent("--help").stdout)
-    plugins = _plugins(site)
-    for path in site.cache_files():
+def test_a_remembered_value_of_the_wrong_shape_is_ignored(warmed: Warmed, warm_site: Site) -> None:
+    for path in warm_site.cache_files():
         stored = json.loads(path.read_text())
         stored["value"] = [{"name": 3}] if path.name.startswith("plugins") else [["run"]]
         path.write_text(json.dumps(stored))
-    assert _commands(site.gent("--help").stdout) == expected
-    assert _plugins(site) == plugins
+    assert _commands(warm_site.gent("--help").stdout) == warmed.commands
+    assert _plugins(warm_site) == warmed.plugins
 
 
-def test_an_unwritable_cache_directory_is_no_error(site: Site) -> None:
-    blocker = site.cache.parent / "not-a-directory"
+def test_an_unwritable_cache_directory_is_no_error(
+    warmed: Warmed, warm_site: Site, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-directory"
     blocker.write_text("a file where the cache directory would be")
-    expected = _commands(site.gent("--help").stdout)
-    assert "run" in expected
-    done = site.gent("--help", XDG_CACHE_HOME=str(blocker))
+    done = warm_site.gent("--help", XDG_CACHE_HOME=str(blocker))
     assert done.returncode == 0
     assert done.stderr == ""
-    assert _commands(done.stdout) == expected
-    listed = site.gent("plugins", XDG_CACHE_HOME=str(blocker))
+    assert _commands(done.stdout) == warmed.commands
+    listed = warm_site.gent("plugins", XDG_CACHE_HOME=str(blocker))
     assert listed.returncode == 0
     assert listed.stderr == ""
     assert "core" in listed.stdout

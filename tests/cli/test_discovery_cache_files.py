@@ -76,3 +76,19 @@ def test_nothing_is_written_when_a_file_changed_after_the_computation_began(
     # ...one that began at the epoch sees them all changed after it: nothing is written.
     cache.remember("other", "value", 0)
     assert cache.recall("other") is None
+
+
+@pytest.mark.parametrize(
+    ("value", "used"),
+    [
+        *[("1", False), ("true", False), (" TRUE ", False), ("yes", False), ("on", False)],
+        *[("", True), ("0", True), ("false", True), ("no", True), ("off", True)],
+    ],
+)
+def test_gent_no_cache_turns_the_cache_off(
+    cache_home: Path, monkeypatch: pytest.MonkeyPatch, value: str, used: bool
+) -> None:
+    cache.remember("topic", "value", cache.started())
+    monkeypatch.setenv("GENT_NO_CACHE", value)
+    assert cache.enabled() is used
+    assert cache.recall("topic") == ("value" if used else None)

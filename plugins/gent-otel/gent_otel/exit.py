@@ -10,7 +10,8 @@ providers gent-otel builds (:mod:`gent_otel.provider`), instead:
 * the SDK's exporter and processor loggers are silenced (:func:`quiet_sdk_logs`): their retry
   and failure lines never reach the terminal;
 * one exit handler (:func:`flush_at_exit`) shuts the providers down in a daemon thread and
-  waits at most :data:`EXIT_FLUSH_SECONDS` for it; then, if spans were lost or the flush did
+  waits at most :data:`EXIT_FLUSH_SECONDS` for it (``GENT_OTEL_EXIT_TIMEOUT`` changes it:
+  :func:`gent_otel.settings.exit_timeout`); then, if spans were lost or the flush did
   not finish, it logs **one** warning naming the receiver. A Ctrl-C (or SIGTERM) meanwhile
   does not print a traceback: ``gent``'s own exit handling notes it and exits with its status
   (the same as for a signal during any gent command's exit); elsewhere the wait simply ends.
@@ -25,6 +26,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from gent_otel.settings import EXIT_TIMEOUT, exit_timeout
+
 __all__ = [
     "EXIT_FLUSH_SECONDS",
     "QUIET_LOGGERS",
@@ -35,8 +38,9 @@ __all__ = [
     "watch",
 ]
 
-EXIT_FLUSH_SECONDS = 1.0
-"""Seconds the exit waits for gent-otel's providers to send the spans they still hold."""
+EXIT_FLUSH_SECONDS = EXIT_TIMEOUT
+"""Seconds the exit waits for gent-otel's providers to send the spans they still hold, unless
+``GENT_OTEL_EXIT_TIMEOUT`` says otherwise."""
 
 QUIET_LOGGERS = ("opentelemetry.exporter", "opentelemetry.sdk")
 """The SDK loggers silenced once gent-otel builds a provider of its own (their children
@@ -107,7 +111,7 @@ def quiet_sdk_logs() -> None:
 
 def flush_at_exit(providers: list[Any]) -> None:
     """Register (once) the exit handler that ends ``providers`` (the list gent-otel keeps,
-    read at exit) within :data:`EXIT_FLUSH_SECONDS`.
+    read at exit) within :func:`~gent_otel.settings.exit_timeout` seconds (read at exit).
 
     The thread that shuts them down is started now and waits: Python 3.12 refuses to start a
     thread while the interpreter exits, and one started earlier keeps running then.
@@ -145,8 +149,12 @@ class _ExitWorker:
         return self.done
 
 
-def _end(providers: list[Any], seconds: float = EXIT_FLUSH_SECONDS) -> None:
-    """Shut ``providers`` down on a daemon thread, wait up to ``seconds``, warn once."""
+def _end(providers: list[Any], seconds: float | None = None) -> None:
+    """Shut ``providers`` down on a daemon thread, wait up to ``seconds`` (by default
+    :func:`~gent_otel.settings.exit_timeout`), warn once.
+    """
+    if seconds is None:
+        seconds = exit_timeout()
     ending = list(providers)
     providers.clear()
     if not ending:

@@ -22,10 +22,13 @@ from collections.abc import Mapping
 
 __all__ = [
     "CAPTURE_CONTENT",
+    "EXIT_TIMEOUT",
+    "EXIT_TIMEOUT_VARIABLE",
     "EXPORT_TIMEOUT",
     "SUPPORTED_EXPORTERS",
     "capture_content",
     "configured_exporters",
+    "exit_timeout",
     "export_timeout",
     "otlp_protocol",
     "sdk_disabled",
@@ -41,6 +44,13 @@ EXPORT_TIMEOUT = 1.0
 """Seconds one OTLP export request may take (its retries included) unless
 ``OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`` or ``OTEL_EXPORTER_OTLP_TIMEOUT`` says otherwise; the
 SDK's own default (10 s) would keep a silent receiver's flush going long after a run."""
+
+EXIT_TIMEOUT = 1.0
+"""Seconds the process's exit waits for gent-otel's providers to send the spans they still
+hold (:mod:`gent_otel.exit`) unless :data:`EXIT_TIMEOUT_VARIABLE` says otherwise."""
+
+EXIT_TIMEOUT_VARIABLE = "GENT_OTEL_EXIT_TIMEOUT"
+"""The variable that changes :data:`EXIT_TIMEOUT` (seconds, a positive number)."""
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _CAPTURE_ON = _TRUE | {"span_only", "span_and_event"}
@@ -102,12 +112,26 @@ def export_timeout(environ: Mapping[str, str] | None = None) -> float:
     ``OTEL_EXPORTER_OTLP_TIMEOUT`` (a positive number of seconds; another value is ignored),
     else :data:`EXPORT_TIMEOUT`.
     """
-    env = _environment(environ)
-    for name in ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"):
+    names = ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT")
+    return _seconds(_environment(environ), names, EXPORT_TIMEOUT)
+
+
+def exit_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds the exit waits for the spans still held: ``GENT_OTEL_EXIT_TIMEOUT`` (a positive
+    number of seconds; another value is ignored), else :data:`EXIT_TIMEOUT`.
+    """
+    return _seconds(_environment(environ), (EXIT_TIMEOUT_VARIABLE,), EXIT_TIMEOUT)
+
+
+def _seconds(env: Mapping[str, str], names: tuple[str, ...], default: float) -> float:
+    """The first of ``names`` that holds a positive, finite number of seconds, else
+    ``default``.
+    """
+    for name in names:
         try:
             value = float(env.get(name, "").strip())
         except ValueError:
             continue
         if 0 < value < float("inf"):
             return value
-    return EXPORT_TIMEOUT
+    return default

@@ -19,11 +19,15 @@ from otel_helpers import OTEL_VARIABLES, TOOLS, MakeAgent
 from gent_core import Agent, GentPluginManager
 from gent_core.context import Limits
 
+PLUGIN_SELECTION = ("GENT_PLUGINS", "GENT_DISABLE_PLUGINS", "GENT_STRICT_PLUGINS")
+"""The variables that choose which plugins ``gent`` loads."""
+
 
 @pytest.fixture(autouse=True)
 def no_otel_variables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests start with no OTEL_* variable of the developer's environment."""
-    for name in OTEL_VARIABLES:
+    """Tests start with no OTEL_* variable of the developer's environment, and no choice of
+    plugins (the ``gent`` commands run in this process load them all)."""
+    for name in (*OTEL_VARIABLES, "GENT_OTEL_EXIT_TIMEOUT", *PLUGIN_SELECTION):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -1,5 +1,10 @@
-"""The real ``gent`` command in a subprocess, configured only through ``OTEL_*`` variables,
-exporting OTLP (HTTP/protobuf) to a receiver the test starts on 127.0.0.1."""
+"""The real ``gent`` command, configured only through ``OTEL_*`` variables, exporting OTLP
+(HTTP/protobuf) to a receiver the test starts on 127.0.0.1.
+
+What concerns the process (its exit, its modules, a signal) runs ``gent`` in a subprocess;
+the rest runs it in this process (:func:`gent_here`), with the spans gent-otel's own
+provider still holds sent before the assertions (:func:`sent_spans`).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gent_otel import provider
 from otel_helpers import OTEL_VARIABLES
 from otel_receiver import ReceivedSpan, TraceReceiver
+
+from gent_core import PluginSelection
+from gent_core.testing import PluginSandbox, run_cli
 
 SECRET = "sk-otel-test-0123456789abcdef"
 
@@ -67,6 +76,29 @@ def gent(
     )
 
 
+@pytest.fixture
+def sent_spans() -> Iterator[None]:
+    """gent-otel's own providers made in this process by the test are shut down after it (the
+    spans they hold are sent then) and forgotten, so the next test builds its own."""
+    provider.reset()
+    try:
+        yield
+    finally:
+        provider.reset()
+
+
+def gent_here(tmp_path: Path, *args: str, config: str = CONFIG) -> int:
+    """``gent ARGS`` in this process (``agent.yaml`` written in ``tmp_path``, named by its
+    path), with the plugins the environment selects (``GENT_DISABLE_PLUGINS``...) loaded as
+    the command loads them, the process-wide plugin manager left as it was."""
+    (tmp_path / "agent.yaml").write_text(config, encoding="utf-8")
+    arguments = [str(tmp_path / "agent.yaml") if arg == "agent.yaml" else arg for arg in args]
+    plugins = PluginSandbox(PluginSelection.from_environment())
+    plugins.load_installed()
+    with plugins.as_process_manager():
+        return run_cli(arguments)
+
+
 def by_name(spans: list[ReceivedSpan]) -> dict[str, list[ReceivedSpan]]:
     found: dict[str, list[ReceivedSpan]] = {}
     for span in spans:
@@ -117,7 +149,11 @@ def test_gent_run_exports_its_spans_over_otlp_http(tmp_path: Path, receiver: Tra
 
 
 def test_a_credential_from_the_config_never_reaches_a_span(
-    tmp_path: Path, receiver: TraceReceiver
+    tmp_path: Path,
+    receiver: TraceReceiver,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    sent_spans: None,
 ) -> None:
     config = (
         "prompt:\n"
@@ -130,19 +166,14 @@ def test_a_credential_from_the_config_never_reaches_a_span(
         "    - '<answer>2</answer>'\n"
         "tools: [calculator]\n"
     )
-    done = gent(
-        tmp_path,
-        "run",
-        "agent.yaml",
-        "What is 1 + 1?",
-        "--json",
-        config=config,
-        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
-        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="true",
-        OTEL_TEST_API_TOKEN=SECRET,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["answer"] == "2"
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+    monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+    monkeypatch.setenv("OTEL_TEST_API_TOKEN", SECRET)
+    code = gent_here(tmp_path, "run", "agent.yaml", "What is 1 + 1?", "--json", config=config)
+    provider.reset()  # the spans are sent
+    done = capsys.readouterr()
+    assert code == 0, done.err
+    assert json.loads(done.out)["answer"] == "2"
     spans = by_name(receiver.spans)
     assert "invoke_agent gent" in spans
     captured = [
@@ -168,28 +199,32 @@ def test_a_credential_from_the_config_never_reaches_a_span(
     [("GENT_DISABLE_PLUGINS", "otel"), ("OTEL_SDK_DISABLED", "true")],
 )
 def test_tracing_can_be_switched_off(
-    tmp_path: Path, receiver: TraceReceiver, switch: str, value: str
+    tmp_path: Path,
+    receiver: TraceReceiver,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    sent_spans: None,
+    switch: str,
+    value: str,
 ) -> None:
-    done = gent(
-        tmp_path,
-        "run",
-        "agent.yaml",
-        "What is 17 * 23?",
-        "-q",
-        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
-        **{switch: value},
-    )
-    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "391", "")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint)
+    monkeypatch.setenv(switch, value)
+    code = gent_here(tmp_path, "run", "agent.yaml", "What is 17 * 23?", "-q")
+    provider.reset()  # what a provider would hold is sent
+    done = capsys.readouterr()
+    assert (code, done.out.strip(), done.err) == (0, "391", "")
     assert receiver.spans == []
 
 
-def test_the_plugin_is_listed_and_can_be_disabled(tmp_path: Path) -> None:
-    listed = gent(tmp_path, "plugins", "--json")
-    assert listed.returncode == 0, listed.stderr
-    (otel,) = [info for info in json.loads(listed.stdout) if info["name"] == "otel"]
+def test_the_plugin_is_listed_and_can_be_disabled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert gent_here(tmp_path, "plugins", "--json") == 0
+    (otel,) = [info for info in json.loads(capsys.readouterr().out) if info["name"] == "otel"]
     assert (otel["distribution"], otel["status"]) == ("gent-otel", "loaded")
-    disabled = gent(tmp_path, "plugins", "--json", GENT_DISABLE_PLUGINS="otel")
-    (otel,) = [info for info in json.loads(disabled.stdout) if info["name"] == "otel"]
+    monkeypatch.setenv("GENT_DISABLE_PLUGINS", "otel")
+    assert gent_here(tmp_path, "plugins", "--json") == 0
+    (otel,) = [info for info in json.loads(capsys.readouterr().out) if info["name"] == "otel"]
     assert otel["status"] == "disabled"
 
 
@@ -246,6 +281,7 @@ def test_a_receiver_that_never_answers_is_one_warning(tmp_path: Path) -> None:
             "What is 17 * 23?",
             "-q",
             OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{port}",
+            GENT_OTEL_EXIT_TIMEOUT="0.2",  # the exit gives up sooner than the default 1 s
         )
     assert done.returncode == 0
     assert done.stdout.strip() == "391"
@@ -264,12 +300,9 @@ def test_ctrl_c_while_the_spans_are_flushed_at_exit_is_an_interruption(tmp_path:
     env["OTEL_BSP_SCHEDULE_DELAY"] = "3600000"  # spans are sent at the exit only
     # The exit's bound raised to an hour, so the Ctrl-C below lands while it waits
     # however loaded the machine is (with 1 s it could land after the exit).
-    waiting_exit = (
-        "import sys, gent_otel.exit as e; e._end.__defaults__ = (3600.0,); "
-        "import runpy; runpy.run_module('gent_core', run_name='__main__')"
-    )
+    env["GENT_OTEL_EXIT_TIMEOUT"] = "3600"
     process = subprocess.Popen(
-        [sys.executable, "-c", waiting_exit, "run", "agent.yaml", "What is 17 * 23?", "-q"],
+        [sys.executable, "-m", "gent_core", "run", "agent.yaml", "What is 17 * 23?", "-q"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,

@@ -8,14 +8,19 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
+from gent_otel import exit as otel_exit
 from gent_otel import provider
+from gent_otel.exit import EXIT_FLUSH_SECONDS
 from gent_otel.settings import (
+    EXIT_TIMEOUT,
     EXPORT_TIMEOUT,
     capture_content,
     configured_exporters,
+    exit_timeout,
     export_timeout,
     otlp_protocol,
     sdk_disabled,
@@ -136,3 +141,39 @@ def test_exporters_gent_otel_cannot_make_are_warnings(caplog: pytest.LogCaptureF
 def test_the_export_timeout(variables: dict[str, str], seconds: float) -> None:
     assert EXPORT_TIMEOUT == 1.0  # not the SDK's 10 s
     assert export_timeout(variables) == seconds
+
+
+@pytest.mark.parametrize(
+    ("variables", "seconds"),
+    [
+        ({}, EXIT_TIMEOUT),
+        ({"GENT_OTEL_EXIT_TIMEOUT": "0.2"}, 0.2),
+        ({"GENT_OTEL_EXIT_TIMEOUT": " 30 "}, 30.0),
+        ({"GENT_OTEL_EXIT_TIMEOUT": "soon"}, EXIT_TIMEOUT),
+        ({"GENT_OTEL_EXIT_TIMEOUT": "0"}, EXIT_TIMEOUT),
+        ({"GENT_OTEL_EXIT_TIMEOUT": "nan"}, EXIT_TIMEOUT),
+        ({"OTEL_EXPORTER_OTLP_TIMEOUT": "5"}, EXIT_TIMEOUT),  # one request's bound, not the exit's
+    ],
+)
+def test_the_exit_timeout(variables: dict[str, str], seconds: float) -> None:
+    assert EXIT_TIMEOUT == EXIT_FLUSH_SECONDS == 1.0
+    assert exit_timeout(variables) == seconds
+
+
+def test_the_exit_waits_as_long_as_the_variable_says(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A provider whose flush never ends (a receiver that never answers): the exit gives up
+    after ``GENT_OTEL_EXIT_TIMEOUT`` seconds and says so."""
+    release = threading.Event()
+
+    class Stuck:
+        def shutdown(self) -> None:
+            release.wait()
+
+    monkeypatch.setenv("GENT_OTEL_EXIT_TIMEOUT", "0.05")
+    try:
+        otel_exit._end([Stuck()])
+    finally:
+        release.set()
+    assert "(gave up after 0.05 s)" in caplog.text

@@ -9,10 +9,11 @@ exactly) — to the database, one short transaction per record. Only the agents 
 line attaches it to are logged (``gent run``, the turns of ``gent chat``, through
 :class:`~gent_history.session.HistorySession`); an ``Agent`` used from Python logs nothing.
 
-The hooks only queue the writes: a thread of the recorder's own runs them in order
+The hooks only queue the writes: the process's writer thread runs them in order
 (:class:`~gent_history.writer.Writer`), so a write that waits for another process's lock
 never holds up the event loop, the run or Ctrl-C; :meth:`HistoryRecorder.close` waits for
-them (after Ctrl-C, without waiting for another process). While a run is logged it holds its
+them (after Ctrl-C, without waiting for another process). The connection stays open for the
+next run of the process (:mod:`gent_history.shared`). While a run is logged it holds its
 lock (:mod:`~gent_history.running`), so no other process resumes it meanwhile.
 
 Logging never stops a run: the first problem (a damaged or locked database, a directory that
@@ -40,6 +41,7 @@ from gent_core.toolkit import (
     run_line,
     step_line,
 )
+from gent_history import shared
 from gent_history.paths import database_path, logging_enabled
 from gent_history.writer import Writer
 
@@ -176,10 +178,9 @@ class HistoryRecorder:
         self.conversation_id = conversation_id
         self.timeout = timeout
         self._resumed = resumed
-        self._store: HistoryStore | None = None
         self._runs: dict[str, _Run] = {}
-        self._writer = Writer("gent-history")
-        self._hurried = False
+        self._writer = Writer()
+        self._hurried = threading.Event()
         self._interrupted = False
         self._run_id: str | None = None
         self._started: threading.Event | None = None
@@ -198,19 +199,10 @@ class HistoryRecorder:
             started.wait()
         return self._run_id
 
-    # -- the store (on the writer's thread), and giving up --------------------------------
-
-    def _open(self) -> HistoryStore:
-        if self._store is None:
-            from gent_history.store import HistoryStore
-
-            self._store = HistoryStore(self.path, timeout=0 if self._hurried else self.timeout)
-            if self._hurried:
-                self._store.hurry()
-        return self._store
+    # -- writing (on the writer's thread), and giving up ----------------------------------
 
     def _give_up(self, error: BaseException, redact: Callable[[str], str]) -> None:
-        """Log nothing more (the database is closed by :meth:`close`), with one warning."""
+        """Log nothing more, with one warning."""
         self.failed = True
         logged, self._run_id = self._run_id, None
         if logged is not None:  # its start is in the database: gent logs shows it
@@ -218,14 +210,6 @@ class HistoryRecorder:
         else:
             what = "this run is not logged"
         logger.warning("%s: %s", what, redact(_one_line(error)))
-
-    def _close_store(self) -> None:
-        if self._store is not None:
-            store, self._store = self._store, None
-            try:
-                store.close()
-            except Exception:
-                logger.debug("closing the history database failed", exc_info=True)
 
     def _submit(
         self,
@@ -241,8 +225,11 @@ class HistoryRecorder:
         def job() -> None:
             try:
                 if not self.failed:
-                    write(self._open())
+                    store = shared.store(self.path, self.timeout)
+                    with store.waiting(self.timeout, self._hurried):
+                        write(store)
             except Exception as error:  # noqa: BLE001 - logging never stops a run
+                shared.discard()  # a connection left in a failed transaction is not reused
                 self._give_up(error, redact)
             finally:
                 if done is not None:
@@ -258,10 +245,11 @@ class HistoryRecorder:
         self._submit(context, lambda store: store.add_record(run.logged, redacted))
 
     def close(self) -> None:
-        """Wait for the writes queued so far, then close the database (a later run opens it
-        again). After a run interrupted by Ctrl-C (or one that never ended) the writes do not
-        wait for another process holding the database: what cannot be written at once is
-        left out, with one warning, so Ctrl-C ends the command without that wait.
+        """Wait for the writes queued so far (the database stays open for the process's
+        next run: :mod:`gent_history.shared`). After a run interrupted by Ctrl-C (or one that
+        never ended) the writes do not wait for another process holding the database: what
+        cannot be written at once is left out, with one warning, so Ctrl-C ends the command
+        without that wait.
         """
         if self._interrupted or self._runs:
             self._hurry()
@@ -275,13 +263,9 @@ class HistoryRecorder:
             for run in self._runs.values():
                 run.release()
             self._runs.clear()
-            self._close_store()
 
     def _hurry(self) -> None:
-        self._hurried = True
-        store = self._store
-        if store is not None:
-            store.hurry()
+        self._hurried.set()
 
     # -- the run hooks --------------------------------------------------------------------
 

@@ -5,9 +5,10 @@
 ``gent_run_finished``, and writes each run's records — the same lines a JSONL transcript
 holds (:func:`gent_core.toolkit.run_line` and the other line builders), redacted the same way
 by the run's ``context.redact`` (the config's secrets masked; the task and the answer kept
-exactly) — to the database, one short transaction per record. Only the agents the command
-line attaches it to are logged (``gent run``, the turns of ``gent chat``, through
-:class:`~gent_history.session.HistorySession`); an ``Agent`` used from Python logs nothing.
+exactly) — to the database, in short transactions (the records queued while the writer was
+busy go in together). Only the agents the command line attaches it to are logged (``gent
+run``, the turns of ``gent chat``, through :class:`~gent_history.session.HistorySession`); an
+``Agent`` used from Python logs nothing.
 
 The hooks only queue the writes: the process's writer thread runs them in order
 (:class:`~gent_history.writer.Writer`), so a write that waits for another process's lock
@@ -126,6 +127,15 @@ def _copy(store: HistoryStore, logged: str, previous: Transcript, header: dict[s
     store.add_record(logged, resume_line(len(previous.steps)))
 
 
+@dataclass
+class _Write:
+    """A write queued for the writer's thread (see :meth:`HistoryRecorder._submit`)."""
+
+    write: Callable[[HistoryStore], None] | None
+    redact: Callable[[str], str]
+    then: Callable[[bool], None] | None
+
+
 class _Run:
     """What the recorder keeps of a run in progress: its id in the database, when it
     started, and the run locks to let go of when its end is written.
@@ -180,6 +190,11 @@ class HistoryRecorder:
         self._resumed = resumed
         self._runs: dict[str, _Run] = {}
         self._writer = Writer()
+        self._queue: list[_Write] = []
+        self._queue_lock = threading.Lock()
+        self._flush_queued = False
+        self.written = 0
+        """How many writes are in the database (for tests that count work, not time)."""
         self._hurried = threading.Event()
         self._interrupted = False
         self._run_id: str | None = None
@@ -214,28 +229,42 @@ class HistoryRecorder:
     def _submit(
         self,
         context: ExecutionContext,
-        write: Callable[[HistoryStore], None],
-        done: threading.Event | None = None,
+        write: Callable[[HistoryStore], None] | None,
+        then: Callable[[bool], None] | None = None,
     ) -> None:
-        """Queue ``write`` for the writer's thread (``done`` is set once it has run or been
-        skipped); its first problem gives up logging.
+        """Queue ``write`` for the writer's thread, then ``then(written)`` (with ``False`` when
+        it failed or logging was given up); the first problem gives up logging. The writes
+        queued while the writer is busy go into the database together, in one transaction.
         """
-        redact = context.redact
+        with self._queue_lock:
+            self._queue.append(_Write(write, context.redact, then))
+            if self._flush_queued:
+                return
+            self._flush_queued = True
+        self._writer.submit(self._flush)
 
-        def job() -> None:
-            try:
-                if not self.failed:
-                    store = shared.store(self.path, self.timeout)
-                    with store.waiting(self.timeout, self._hurried):
-                        write(store)
-            except Exception as error:  # noqa: BLE001 - logging never stops a run
-                shared.discard()  # a connection left in a failed transaction is not reused
-                self._give_up(error, redact)
-            finally:
-                if done is not None:
-                    done.set()
-
-        self._writer.submit(job)
+    def _flush(self) -> None:
+        """Write the queued writes in one transaction (on the writer's thread)."""
+        with self._queue_lock:
+            writes, self._queue = self._queue, []
+            self._flush_queued = False
+        written = False
+        try:
+            if not self.failed:
+                store = shared.store(self.path, self.timeout)
+                with store.waiting(self.timeout, self._hurried), store.batch():
+                    for item in writes:
+                        if item.write is not None:
+                            item.write(store)
+                written = True
+                self.written += sum(item.write is not None for item in writes)
+        except Exception as error:  # noqa: BLE001 - logging never stops a run
+            shared.discard()  # a connection left in a failed transaction is not reused
+            self._give_up(error, writes[-1].redact)
+        finally:
+            for item in writes:
+                if item.then is not None:
+                    item.then(written)
 
     def _add(self, context: ExecutionContext, record: dict[str, Any]) -> None:
         run = self._runs.get(context.run_id)
@@ -307,10 +336,15 @@ class HistoryRecorder:
                 resumed_from=resumed.run_id if resumed is not None else None,
                 run_id=logged,
             )
-            self._run_id = logged  # in the database now: gent logs show, --resume find it
 
-        self._started = threading.Event()
-        self._submit(context, start, self._started)
+        started = self._started = threading.Event()
+
+        def written(ok: bool) -> None:
+            if ok:
+                self._run_id = logged  # in the database now: gent logs show, --resume find it
+            started.set()
+
+        self._submit(context, start, written)
         if previous is None:
             self._add(context, header)
         else:
@@ -343,7 +377,7 @@ class HistoryRecorder:
         self._interrupted = result.stop_reason == "cancelled"
         self._add(context, _with_seconds(end_line(result), time.perf_counter() - run.started))
         del self._runs[context.run_id]
-        self._writer.submit(run.release)  # after the end is written (or given up)
+        self._submit(context, None, lambda _: run.release())  # after the end is written
 
 
 def record_runs(

@@ -177,6 +177,7 @@ class HistoryStore:
         self.timeout = timeout
         self._hurry = threading.Event()
         self._hurry_job: threading.Event | None = None
+        self._batch: _Statements | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._refuse_special_file()
@@ -288,8 +289,28 @@ class HistoryStore:
                     raise
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One write transaction for every write of the block (:meth:`start_run`,
+        :meth:`add_record`): all of them are in the database, or (after an error) none.
+        """
+        if self._batch is not None:
+            yield
+            return
+        with self._writing() as statements:
+            self._batch = statements
+            try:
+                yield
+            finally:
+                self._batch = None
+
+    @contextmanager
     def _writing(self) -> Iterator[_Statements]:
-        """One write transaction (``BEGIN IMMEDIATE``: writers take turns)."""
+        """One write transaction (``BEGIN IMMEDIATE``: writers take turns), or the
+        :meth:`batch` in progress.
+        """
+        if self._batch is not None:
+            yield self._batch
+            return
         try:
             self._patiently(lambda: self._db.execute("BEGIN IMMEDIATE"))
         except sqlite3.Error as error:

@@ -14,6 +14,7 @@ import pytest
 from gent_history import shared
 from gent_history.recorder import HistoryRecorder
 from gent_history.store import HistoryStore
+from gent_history.writer import run_on_writer
 from gent_json.chain import JSONToolChain
 from gent_xml.format import XMLFormat
 
@@ -42,7 +43,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         original(self, path, timeout=timeout)
 
     monkeypatch.setattr(HistoryStore, "__init__", counting)
-    shared.run_on_writer(shared.discard).wait()
+    run_on_writer(shared.discard).wait()
     return paths
 
 

@@ -322,11 +322,12 @@ class HistoryRecorder:
                 return
         logged = new_run_id()
         self._run_id = None  # until its start is written
-        self._runs[context.run_id] = _Run(logged, self._locks(logged, resumed))
+        run = self._runs[context.run_id] = _Run(logged, self._held(resumed))
         if self.conversation_id is None:
             self.conversation_id = conversation or logged
 
         def start(store: HistoryStore) -> None:
+            run.locks.extend(self._own_lock(logged))  # before anyone can see the run
             store.start_run(
                 task=task,
                 config_name=self.config_name,
@@ -350,16 +351,22 @@ class HistoryRecorder:
         else:
             self._submit(context, lambda store: _copy(store, logged, previous, redacted))
 
-    def _locks(self, logged: str, resumed: Resumed | None) -> list[RunLock]:
-        """The run's own lock, and the resumed run's (held since ``--resume`` found it)."""
+    @staticmethod
+    def _held(resumed: Resumed | None) -> list[RunLock]:
+        """The resumed run's lock (held since ``--resume`` found it), if any."""
+        return [] if resumed is None or resumed.lock is None else [resumed.lock]
+
+    def _own_lock(self, logged: str) -> list[RunLock]:
+        """The new run's own lock, taken on the writer's thread before its start is written
+        (no other process knows the run before that).
+        """
         from gent_history.running import lock_run
 
-        locks = [] if resumed is None or resumed.lock is None else [resumed.lock]
         try:
             own = lock_run(self.path, logged)
         except GentError:  # pragma: no cover - a new id: nobody else holds its lock
             own = None
-        return locks if own is None else [*locks, own]
+        return [] if own is None else [own]
 
     @hookimpl
     def gent_step_finished(self, record: StepRecord, context: ExecutionContext) -> None:

@@ -129,7 +129,9 @@ def main_bench() -> int:
         "bench_history",
         "Run history: logging runs and searching them",
         f"{options.runs} scripted agent runs logged by the gent run recorder into a fresh "
-        "SQLite database (WAL, one transaction per record); then `gent logs -q WORD --json` "
+        "SQLite database (WAL; one connection and one writer thread for the process, the "
+        "records queued while the writer is busy in one transaction); then "
+        "`gent logs -q WORD --json` "
         "(FTS5 over tasks and answers) in-process through the CLI's main(), median of "
         f"{options.repeats}.",
     )
@@ -153,7 +155,8 @@ def main_bench() -> int:
         "s",
         versus="the same run, not logged",
         other=baseline,
-        note="four records per run, each its own write transaction",
+        note="four records per run, in two write transactions or more; the process's "
+        "connection is opened once and closed (checkpointed) at exit, not per run",
     )
     record.measure(
         f"`gent logs -q WORD --json` over {options.runs} logged runs, in-process",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import traceback
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -26,6 +27,7 @@ from typing import Any, Literal
 import pluggy
 
 from gent_core import hookspecs
+from gent_core._plugins.markers import surely_unmarked
 from gent_core.errors import PluginLoadError
 from gent_core.hookspecs import PROJECT_NAME
 
@@ -168,6 +170,10 @@ def _describe_exception(error: BaseException) -> str:
     return "".join(lines).strip()
 
 
+_SPEC_OPTS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+"""Each hook specification module's (or class's) options by name, as pluggy parsed them."""
+
+
 class GentPluginManager(pluggy.PluginManager):
     """A :class:`pluggy.PluginManager` for gent that records every plugin's fate.
 
@@ -213,8 +219,25 @@ class GentPluginManager(pluggy.PluginManager):
                     )
         super().add_hookspecs(module_or_class)
 
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        """The options pluggy parses, remembered for the process (each run with middleware builds a
+        manager of its own, :mod:`gent_core._agent.hooks`; specifications do not change).
+        """
+        try:
+            known = _SPEC_OPTS.setdefault(module_or_class, {})
+        except TypeError:  # not weakly referable: asked each time
+            known = {}
+        if name not in known:
+            if surely_unmarked(module_or_class, name, f"{self.project_name}_spec"):
+                known[name] = None
+            else:
+                known[name] = super().parse_hookspec_opts(module_or_class, name)
+        return known[name]
+
     def parse_hookimpl_opts(self, plugin: object, name: str) -> Any:
         """Reject marked implementations whose name lacks the ``gent_`` prefix."""
+        if surely_unmarked(plugin, name, f"{self.project_name}_impl"):
+            return None
         opts = super().parse_hookimpl_opts(plugin, name)
         if opts is not None and not name.startswith(HOOK_PREFIX):
             raise pluggy.PluginValidationError(

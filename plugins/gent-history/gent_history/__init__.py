@@ -13,8 +13,9 @@ a SQLite database; ``gent logs``; ``gent run --continue`` and ``--resume ID``.
   storable in one place, every row read back checked (a damaged row is a
   :class:`~gent_history.errors.DamagedRow` naming the run);
 * :mod:`~gent_history.recorder` writes one run into the store as it happens, with the
-  same records as a JSONL transcript, on a thread of its own
-  (:mod:`~gent_history.writer`), and never lets a logging problem stop the run;
+  same records as a JSONL transcript, on the process's writer thread
+  (:mod:`~gent_history.writer`) through the connection the process keeps open
+  (:mod:`~gent_history.shared`), and never lets a logging problem stop the run;
 * :mod:`~gent_history.running` is the lock a running run holds, so ``--resume ID``
   refuses a run that another process is running; :mod:`~gent_history.replay` reads a
   logged run back for ``--resume`` and ``--continue`` (:mod:`~gent_history.conversation`:

@@ -5,14 +5,16 @@
 ``gent_run_finished``, and writes each run's records — the same lines a JSONL transcript
 holds (:func:`gent_core.transcript.run_line` and the other line builders), redacted the same way
 by the run's ``context.redact`` (the config's secrets masked; the task and the answer kept
-exactly) — to the database, one short transaction per record. Only the agents the command
-line attaches it to are logged (``gent run``, the turns of ``gent chat``, through
-:class:`~gent_history.session.HistorySession`); an ``Agent`` used from Python logs nothing.
+exactly) — to the database, in short transactions (the records queued while the writer was
+busy go in together). Only the agents the command line attaches it to are logged (``gent
+run``, the turns of ``gent chat``, through :class:`~gent_history.session.HistorySession`); an
+``Agent`` used from Python logs nothing.
 
-The hooks only queue the writes: a thread of the recorder's own runs them in order
+The hooks only queue the writes: the process's writer thread runs them in order
 (:class:`~gent_history.writer.Writer`), so a write that waits for another process's lock
 never holds up the event loop, the run or Ctrl-C; :meth:`HistoryRecorder.close` waits for
-them (after Ctrl-C, without waiting for another process). While a run is logged it holds its
+them (after Ctrl-C, without waiting for another process). The connection stays open for the
+next run of the process (:mod:`gent_history.shared`). While a run is logged it holds its
 lock (:mod:`~gent_history.running`), so no other process resumes it meanwhile.
 
 Logging never stops a run: the first problem (a damaged or locked database, a directory that
@@ -40,6 +42,7 @@ from gent_core.transcript import (
     run_line,
     step_line,
 )
+from gent_history import shared
 from gent_history.paths import database_path, logging_enabled
 from gent_history.writer import Writer
 
@@ -124,6 +127,15 @@ def _copy(store: HistoryStore, logged: str, previous: Transcript, header: dict[s
     store.add_record(logged, resume_line(len(previous.steps)))
 
 
+@dataclass
+class _Write:
+    """A write queued for the writer's thread (see :meth:`HistoryRecorder._submit`)."""
+
+    write: Callable[[HistoryStore], None] | None
+    redact: Callable[[str], str]
+    then: Callable[[bool], None] | None
+
+
 class _Run:
     """What the recorder keeps of a run in progress: its id in the database, when it
     started, and the run locks to let go of when its end is written.
@@ -176,10 +188,14 @@ class HistoryRecorder:
         self.conversation_id = conversation_id
         self.timeout = timeout
         self._resumed = resumed
-        self._store: HistoryStore | None = None
         self._runs: dict[str, _Run] = {}
-        self._writer = Writer("gent-history")
-        self._hurried = False
+        self._writer = Writer()
+        self._queue: list[_Write] = []
+        self._queue_lock = threading.Lock()
+        self._flush_queued = False
+        self.written = 0
+        """How many writes are in the database (for tests that count work, not time)."""
+        self._hurried = threading.Event()
         self._interrupted = False
         self._run_id: str | None = None
         self._started: threading.Event | None = None
@@ -198,19 +214,10 @@ class HistoryRecorder:
             started.wait()
         return self._run_id
 
-    # -- the store (on the writer's thread), and giving up --------------------------------
-
-    def _open(self) -> HistoryStore:
-        if self._store is None:
-            from gent_history.store import HistoryStore
-
-            self._store = HistoryStore(self.path, timeout=0 if self._hurried else self.timeout)
-            if self._hurried:
-                self._store.hurry()
-        return self._store
+    # -- writing (on the writer's thread), and giving up ----------------------------------
 
     def _give_up(self, error: BaseException, redact: Callable[[str], str]) -> None:
-        """Log nothing more (the database is closed by :meth:`close`), with one warning."""
+        """Log nothing more, with one warning."""
         self.failed = True
         logged, self._run_id = self._run_id, None
         if logged is not None:  # its start is in the database: gent logs shows it
@@ -219,36 +226,45 @@ class HistoryRecorder:
             what = "this run is not logged"
         logger.warning("%s: %s", what, redact(_one_line(error)))
 
-    def _close_store(self) -> None:
-        if self._store is not None:
-            store, self._store = self._store, None
-            try:
-                store.close()
-            except Exception:
-                logger.debug("closing the history database failed", exc_info=True)
-
     def _submit(
         self,
         context: ExecutionContext,
-        write: Callable[[HistoryStore], None],
-        done: threading.Event | None = None,
+        write: Callable[[HistoryStore], None] | None,
+        then: Callable[[bool], None] | None = None,
     ) -> None:
-        """Queue ``write`` for the writer's thread (``done`` is set once it has run or been
-        skipped); its first problem gives up logging.
+        """Queue ``write`` for the writer's thread, then ``then(written)`` (with ``False`` when
+        it failed or logging was given up); the first problem gives up logging. The writes
+        queued while the writer is busy go into the database together, in one transaction.
         """
-        redact = context.redact
+        with self._queue_lock:
+            self._queue.append(_Write(write, context.redact, then))
+            if self._flush_queued:
+                return
+            self._flush_queued = True
+        self._writer.submit(self._flush)
 
-        def job() -> None:
-            try:
-                if not self.failed:
-                    write(self._open())
-            except Exception as error:  # noqa: BLE001 - logging never stops a run
-                self._give_up(error, redact)
-            finally:
-                if done is not None:
-                    done.set()
-
-        self._writer.submit(job)
+    def _flush(self) -> None:
+        """Write the queued writes in one transaction (on the writer's thread)."""
+        with self._queue_lock:
+            writes, self._queue = self._queue, []
+            self._flush_queued = False
+        written = False
+        try:
+            if not self.failed:
+                store = shared.store(self.path, self.timeout)
+                with store.waiting(self.timeout, self._hurried), store.batch():
+                    for item in writes:
+                        if item.write is not None:
+                            item.write(store)
+                written = True
+                self.written += sum(item.write is not None for item in writes)
+        except Exception as error:  # noqa: BLE001 - logging never stops a run
+            shared.discard()  # a connection left in a failed transaction is not reused
+            self._give_up(error, writes[-1].redact)
+        finally:
+            for item in writes:
+                if item.then is not None:
+                    item.then(written)
 
     def _add(self, context: ExecutionContext, record: dict[str, Any]) -> None:
         run = self._runs.get(context.run_id)
@@ -258,10 +274,11 @@ class HistoryRecorder:
         self._submit(context, lambda store: store.add_record(run.logged, redacted))
 
     def close(self) -> None:
-        """Wait for the writes queued so far, then close the database (a later run opens it
-        again). After a run interrupted by Ctrl-C (or one that never ended) the writes do not
-        wait for another process holding the database: what cannot be written at once is
-        left out, with one warning, so Ctrl-C ends the command without that wait.
+        """Wait for the writes queued so far (the database stays open for the process's
+        next run: :mod:`gent_history.shared`). After a run interrupted by Ctrl-C (or one that
+        never ended) the writes do not wait for another process holding the database: what
+        cannot be written at once is left out, with one warning, so Ctrl-C ends the command
+        without that wait.
         """
         if self._interrupted or self._runs:
             self._hurry()
@@ -275,13 +292,9 @@ class HistoryRecorder:
             for run in self._runs.values():
                 run.release()
             self._runs.clear()
-            self._close_store()
 
     def _hurry(self) -> None:
-        self._hurried = True
-        store = self._store
-        if store is not None:
-            store.hurry()
+        self._hurried.set()
 
     # -- the run hooks --------------------------------------------------------------------
 
@@ -309,11 +322,12 @@ class HistoryRecorder:
                 return
         logged = new_run_id()
         self._run_id = None  # until its start is written
-        self._runs[context.run_id] = _Run(logged, self._locks(logged, resumed))
+        run = self._runs[context.run_id] = _Run(logged, self._held(resumed))
         if self.conversation_id is None:
             self.conversation_id = conversation or logged
 
         def start(store: HistoryStore) -> None:
+            run.locks.extend(self._own_lock(logged))  # before anyone can see the run
             store.start_run(
                 task=task,
                 config_name=self.config_name,
@@ -323,25 +337,36 @@ class HistoryRecorder:
                 resumed_from=resumed.run_id if resumed is not None else None,
                 run_id=logged,
             )
-            self._run_id = logged  # in the database now: gent logs show, --resume find it
 
-        self._started = threading.Event()
-        self._submit(context, start, self._started)
+        started = self._started = threading.Event()
+
+        def written(ok: bool) -> None:
+            if ok:
+                self._run_id = logged  # in the database now: gent logs show, --resume find it
+            started.set()
+
+        self._submit(context, start, written)
         if previous is None:
             self._add(context, header)
         else:
             self._submit(context, lambda store: _copy(store, logged, previous, redacted))
 
-    def _locks(self, logged: str, resumed: Resumed | None) -> list[RunLock]:
-        """The run's own lock, and the resumed run's (held since ``--resume`` found it)."""
+    @staticmethod
+    def _held(resumed: Resumed | None) -> list[RunLock]:
+        """The resumed run's lock (held since ``--resume`` found it), if any."""
+        return [] if resumed is None or resumed.lock is None else [resumed.lock]
+
+    def _own_lock(self, logged: str) -> list[RunLock]:
+        """The new run's own lock, taken on the writer's thread before its start is written
+        (no other process knows the run before that).
+        """
         from gent_history.running import lock_run
 
-        locks = [] if resumed is None or resumed.lock is None else [resumed.lock]
         try:
             own = lock_run(self.path, logged)
         except GentError:  # pragma: no cover - a new id: nobody else holds its lock
             own = None
-        return locks if own is None else [*locks, own]
+        return [] if own is None else [own]
 
     @hookimpl
     def gent_step_finished(self, record: StepRecord, context: ExecutionContext) -> None:
@@ -359,7 +384,7 @@ class HistoryRecorder:
         self._interrupted = result.stop_reason == "cancelled"
         self._add(context, _with_seconds(end_line(result), time.perf_counter() - run.started))
         del self._runs[context.run_id]
-        self._writer.submit(run.release)  # after the end is written (or given up)
+        self._submit(context, None, lambda _: run.release())  # after the end is written
 
 
 def record_runs(

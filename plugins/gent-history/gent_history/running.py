@@ -2,11 +2,12 @@
 that run's own, as a transcript's writer holds a lock on the transcript.
 
 A run's lock file is ``<database>.running/<RUN ID>`` (``logs.db.running/01J...`` beside the
-database). The recorder takes the lock of each run it logs when the run starts, and of the run
-it resumes, and lets go when the run's end is written; a process that ends any other way (a
-crash, SIGKILL) lets go with it, since the operating system drops the locks of a process that
-is gone. So ``gent run --resume ID`` refuses a run that another process is still running,
-and resumes a run that a killed process left unfinished.
+database). The recorder takes the lock of each run it logs just before the run's start is
+written, holds the lock of the run it resumes, and lets go when the run's end is written; a
+process that ends any other way (a crash, SIGKILL) lets go with it, since the operating
+system drops the locks of a process that is gone. So ``gent run --resume ID`` refuses a run
+that another process is still running, and resumes a run that a killed process left
+unfinished.
 
 The lock is the transcript's own (``fcntl.flock``, or a byte-range lock on Windows:
 ``gent_core.transcript.lock_file``), so a logged run and a transcript file are guarded by

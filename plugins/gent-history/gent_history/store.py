@@ -176,6 +176,8 @@ class HistoryStore:
         self.path = Path(path)
         self.timeout = timeout
         self._hurry = threading.Event()
+        self._hurry_job: threading.Event | None = None
+        self._batch: _Statements | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._refuse_special_file()
@@ -215,7 +217,7 @@ class HistoryStore:
             hint = (
                 "Another gent process holds it, and this run was interrupted, so gent did "
                 "not wait for it."
-                if self._hurry.is_set()
+                if self._hurried()
                 else f"Another gent process held it for over {self.timeout:g} s; try again, "
                 "or give --no-log to run without logging."
             )
@@ -258,6 +260,22 @@ class HistoryStore:
         """
         self._hurry.set()
 
+    def _hurried(self) -> bool:
+        return self._hurry.is_set() or (self._hurry_job is not None and self._hurry_job.is_set())
+
+    @contextmanager
+    def waiting(self, timeout: float, hurry: threading.Event) -> Iterator[None]:
+        """Within the block, statements wait up to ``timeout`` seconds for other processes,
+        and ``hurry`` set (from any thread) stops the waiting as :meth:`hurry` does: the
+        patience of one caller of a store that several share, one after another.
+        """
+        saved = self.timeout, self._hurry_job
+        self.timeout, self._hurry_job = timeout, hurry
+        try:
+            yield
+        finally:
+            self.timeout, self._hurry_job = saved
+
     def _patiently(self, action: Callable[[], T]) -> T:
         """``action()``, tried again while another connection holds the database: for up to
         :attr:`timeout` seconds in all, or once only after :meth:`hurry`.
@@ -267,12 +285,32 @@ class HistoryStore:
             try:
                 return action()
             except sqlite3.OperationalError as error:
-                if not _busy(error) or self._hurry.is_set() or time.monotonic() >= deadline:
+                if not _busy(error) or self._hurried() or time.monotonic() >= deadline:
                     raise
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One write transaction for every write of the block (:meth:`start_run`,
+        :meth:`add_record`): all of them are in the database, or (after an error) none.
+        """
+        if self._batch is not None:
+            yield
+            return
+        with self._writing() as statements:
+            self._batch = statements
+            try:
+                yield
+            finally:
+                self._batch = None
+
+    @contextmanager
     def _writing(self) -> Iterator[_Statements]:
-        """One write transaction (``BEGIN IMMEDIATE``: writers take turns)."""
+        """One write transaction (``BEGIN IMMEDIATE``: writers take turns), or the
+        :meth:`batch` in progress.
+        """
+        if self._batch is not None:
+            yield self._batch
+            return
         try:
             self._patiently(lambda: self._db.execute("BEGIN IMMEDIATE"))
         except sqlite3.Error as error:

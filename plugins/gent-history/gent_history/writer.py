@@ -1,70 +1,116 @@
-"""The thread that writes a recorder's records, so that the event loop never waits for SQLite.
+"""The thread that writes the recorders' records, so that the event loop never waits for SQLite.
 
 A write can wait seconds for another process's lock on the database; in the event loop, that
 wait would stall the run's tools, its live view and its Ctrl-C (SQLite waits in C, where no
-signal handler runs). :class:`Writer` runs the jobs given to it on a thread of its own, one
-after another in the order given, and :meth:`Writer.drain` waits until all are done.
+signal handler runs). One daemon thread per process, started with the first job and kept for
+the next runs (starting a thread per run costs more than a run's writes), runs every job given
+to it, one after another in the order given; each :class:`Writer` is one recorder's share of
+it, and :meth:`Writer.drain` waits until that recorder's jobs are done. Since only this
+thread touches the process's history connection (:mod:`gent_history.shared`), the jobs of
+several recorders never interleave inside one transaction.
+
+A child made by ``fork`` starts with no writer thread (the parent's does not exist there): its
+first job starts its own.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
 
-__all__ = ["Writer"]
+__all__ = ["Writer", "run_on_writer"]
 
 logger = logging.getLogger("gent.history")
 
+_Job = Callable[[], None]
 
-class Writer:
-    """Runs jobs in order on one daemon thread, started with the first job.
 
-    A job should not raise (the recorder's jobs turn every problem into one warning); one that
-    does is logged at debug level, and the next one runs.
+class _Thread:
+    """The process's writer thread and its queue of jobs."""
 
-    Args:
-        name: The thread's name.
-    """
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._ending = False
-        self.done = 0
-        """How many jobs have run (for tests that count work, not time)."""
-
-    def submit(self, job: Callable[[], None]) -> None:
-        """Queue ``job`` after the ones given before; it runs on the writer's thread."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
-            self._thread.start()
-        self._jobs.put(job)
-
-    def drain(self) -> None:
-        """Wait until every job given so far has run (the thread then ends; the next job
-        starts another). Interrupted (Ctrl-C), it may be called again to go on waiting.
-        """
-        thread = self._thread
-        if thread is None:
-            return
-        if not self._ending:
-            self._ending = True
-            self._jobs.put(None)
-        thread.join()
-        self._thread = None
-        self._ending = False
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._work, name="gent-history", daemon=True)
+        self.thread.start()
 
     def _work(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
-                return
+            job = self.jobs.get()
             try:
                 job()
             except Exception:
                 logger.debug("a history job failed", exc_info=True)
+
+
+_current: _Thread | None = None
+_start_lock = threading.Lock()
+
+
+def _thread() -> _Thread:
+    global _current
+    with _start_lock:
+        if _current is None:
+            _current = _Thread()
+        return _current
+
+
+def _forget_in_child() -> None:
+    global _current, _start_lock
+    _current = None
+    _start_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def run_on_writer(job: _Job) -> threading.Event:
+    """Queue ``job`` after every job given so far; the event returned is set once it has run."""
+    done = threading.Event()
+
+    def marked() -> None:
+        try:
+            job()
+        finally:
+            done.set()
+
+    _thread().jobs.put(marked)
+    return done
+
+
+class Writer:
+    """One recorder's jobs, run in order on the process's writer thread.
+
+    A job should not raise (the recorder's jobs turn every problem into one warning); one that
+    does is logged at debug level, and the next one runs.
+    """
+
+    def __init__(self) -> None:
+        self._last: threading.Event | None = None
+        self.done = 0
+        """How many of these jobs have run (for tests that count work, not time)."""
+
+    def submit(self, job: _Job) -> None:
+        """Queue ``job`` after the ones given before; it runs on the writer's thread."""
+
+        def counted() -> None:
+            try:
+                job()
             finally:
                 self.done += 1
+
+        self._last = run_on_writer(counted)
+
+    def drain(self) -> None:
+        """Wait until every job given so far has run. Interrupted (Ctrl-C), it may be called
+        again to go on waiting.
+        """
+        last = self._last
+        if last is None:
+            return
+        last.wait()
+        if self._last is last:
+            self._last = None

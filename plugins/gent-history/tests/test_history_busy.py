@@ -176,7 +176,7 @@ def test_a_lock_taken_during_the_run_leaves_the_run_logged_up_to_there_and_resum
         running = asyncio.create_task(agent.run("Wait"))
         while not model.requests:
             await asyncio.sleep(0)
-        while recorder._writer.done < 2:  # the run's start and header are written
+        while recorder.written < 2:  # the run's start and header are written
             await asyncio.sleep(0)
         logged = recorder.run_id
         holder.execute("BEGIN IMMEDIATE")
@@ -200,3 +200,24 @@ def test_a_lock_taken_during_the_run_leaves_the_run_logged_up_to_there_and_resum
         (run,) = store.list_runs()
         assert (run.id, run.stop_reason) == (logged, None)  # no end: --resume continues it
         assert [record["type"] for record in store.records(run.id)] == ["run"]
+
+
+def test_the_writes_queued_while_the_writer_waits_go_in_together(
+    database: Path, held: sqlite3.Connection
+) -> None:
+    agent = _agent(ADD, "<answer>5</answer>")
+    recorder = HistoryRecorder(agent, path=database, timeout=120)
+    agent.middleware.append(recorder)
+    assert agent.run_sync("What is 2 + 3?").answer == "5"  # the first write waits meanwhile
+    held.execute("ROLLBACK")
+    recorder.close()
+    # start, header, two steps, end: at most the start and header in the first transaction
+    assert (recorder.written, recorder._writer.done) == (5, 2)
+    with HistoryStore(database) as store:
+        (run,) = store.list_runs()
+        assert [record["type"] for record in store.records(run.id)] == [
+            "run",
+            "step",
+            "step",
+            "end",
+        ]

@@ -61,6 +61,7 @@ import argparse
 import asyncio
 import cProfile
 import gc
+import importlib.util
 import io
 import os
 import platform
@@ -204,6 +205,10 @@ RUNNERS: list[type[Runner]] = [
 ]
 
 
+PEER_MODULES = ("langgraph", "langchain_classic", "smolagents")
+"""The modules the peers' runners import (benchmarks/requirements.txt installs them)."""
+
+
 class Row:
     """One framework's figures in one mode (seconds per step)."""
 
@@ -278,6 +283,13 @@ def main() -> None:
     steps = options.steps
     if steps < 2:
         parser.error("a run needs at least one action step and the answer step")
+    missing = [name for name in PEER_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        sys.exit(
+            f"bench_agent compares gent with its peers, and {', '.join(missing)} "
+            "is not installed: pip install -r benchmarks/requirements.txt "
+            "(python3 dev.py bench does)"
+        )
 
     print(f"Python {platform.python_version()} ({platform.python_implementation()})")
     print(versions())

@@ -87,6 +87,28 @@ binding, and ``llama_cpp.server`` for gent-openai): the other Pythons' environme
 them without it, and their tests that need it are marked ``slow`` or ``llama``."""
 
 
+BUILD_REQUIREMENTS = ("hatchling>=1.21", "editables>=0.5")
+"""What building the checkout's packages needs (their ``[build-system]``): installed into the
+environment first, so that their editable installs build there, not each in an isolated
+environment of its own (19 packages on a 2-core machine: 88 s isolated, 10 s without)."""
+
+COMPILED_REQUIREMENTS = ("llama-cpp-python>=0.3",)
+"""The one dependency built from source (no wheel provides it: :func:`build_env`), installed
+before the rest with pip's isolated build, since it needs build tools the environment lacks.
+Every other dependency comes as a wheel: an install without build isolation that meets an
+unbuilt one stops with the module its build lacks."""
+
+
+def pip_install(python: str, packages: list[str], *, compiled: bool) -> None:
+    """``pip install`` ``packages`` (:func:`requirements`) into ``python``'s environment: the
+    build requirements, then (``compiled``) :data:`COMPILED_REQUIREMENTS`, then ``packages``
+    without build isolation."""
+    run(python, "-m", "pip", "install", "-q", *BUILD_REQUIREMENTS)
+    if compiled:
+        run(python, "-m", "pip", "install", "-q", *COMPILED_REQUIREMENTS, env=build_env())
+    run(python, "-m", "pip", "install", "-q", "--no-build-isolation", *packages, env=build_env())
+
+
 def build_env() -> dict[str, str]:
     """The environment for ``pip install``: llama-cpp-python (no wheel on PyPI provides it
     with a llama.cpp that loads Gemma 3) compiled on every core, without its multimodal
@@ -167,7 +189,7 @@ def setup(profile: str = "full") -> None:
         print(f"creating virtualenv {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
         run(venv_bin("python"), "-m", "pip", "install", "-q", "--upgrade", "pip")
-    run(venv_bin("python"), "-m", "pip", "install", "-q", *requirements(profile), env=build_env())
+    pip_install(venv_bin("python"), requirements(profile), compiled=profile == "full")
     done = {name: value for name, value in done.items() if value == fingerprint}
     done[profile] = fingerprint
     stamp.write_text(json.dumps(done))
@@ -318,7 +340,7 @@ def tox_env(extra: list[str]) -> None:
     """What each of tox's environments runs (tox.ini calls it, so the list of packages and
     test folders lives here only): install the ``fast`` profile into the running Python, then
     its fast tests, but for :data:`ONCE_ONLY_TESTS`."""
-    run(sys.executable, "-m", "pip", "install", "-q", *requirements("fast"))
+    pip_install(sys.executable, requirements("fast"), compiled=False)
     run(
         sys.executable,
         "-m",

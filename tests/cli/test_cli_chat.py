@@ -10,7 +10,6 @@ sent. The 60 s waits only guard against a hang; nothing is timed.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import pty
@@ -25,6 +24,7 @@ from typing import Any
 import pytest
 
 from gent_core.testing import PluginSandbox
+from tests.cli.chat_inprocess import gent_piped, use_recall_model
 from tests.cli.chat_plugin import install_chat_plugin
 
 HANG_GUARD = 60.0
@@ -221,31 +221,10 @@ def recall(installed: PluginSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyP
     """The recall model installed, an empty run history, and ``agent.yaml`` on it in the
     current directory (returned).
     """
-    from tests.cli import chat_plugin
-
-    installed.register(chat_plugin, "recall")
-    monkeypatch.setenv("GENT_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    agent = tmp_path / "agent.yaml"
-    agent.write_text(
-        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
-    )
-    return agent
+    return use_recall_model(installed, tmp_path, monkeypatch)
 
 
-def gent(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    *arguments: str,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """Run the command line in this process with ``stdin`` piped in."""
-    from gent_core._cli.main import main
-
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main(list(arguments))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+gent = gent_piped
 
 
 def test_chat_continue_without_a_run_history_says_which_distribution_keeps_one(

@@ -6,14 +6,13 @@ core's chat tests (``tests/cli/chat_plugin.py``)."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from gent_core.testing import PluginSandbox, run_cli
+from gent_core.testing import PluginSandbox
+from tests.cli.chat_inprocess import gent_piped, use_recall_model
 
 
 @pytest.fixture
@@ -21,29 +20,10 @@ def recall(installed: PluginSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyP
     """The recall model installed, an empty run history, and ``agent.yaml`` on it in the
     current directory (returned).
     """
-    from tests.cli import chat_plugin
-
-    installed.register(chat_plugin, "recall")
-    monkeypatch.setenv("GENT_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    agent = tmp_path / "agent.yaml"
-    agent.write_text(
-        json.dumps({"model": "recall", "format": "xml", "toolchain": "json", "tools": []})
-    )
-    return agent
+    return use_recall_model(installed, tmp_path, monkeypatch)
 
 
-def gent(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    *arguments: str,
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """Run the command line in this process with ``stdin`` piped in."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = run_cli(list(arguments))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+gent = gent_piped
 
 
 def test_every_turn_is_logged_as_one_conversation(
